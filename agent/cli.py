@@ -1,0 +1,67 @@
+"""The ``sleuth`` command line: one entry point in front of ingest, retrieval and the research agent.
+
+Errors are one line on stderr (a traceback only with ``--debug``); exit codes follow the contract:
+0 success, 1 some inputs failed, 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from agent.settings import Settings, SettingsError, load_settings
+from ingest.chunk import chunk_command
+from ingest.cli_runner import run_click
+
+log = logging.getLogger("sleuth")
+
+
+@click.group(name="sleuth", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Settings file (default: $SLEUTH_CONFIG, else ./configs/sleuth.toml).",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log progress details.")
+@click.option("--debug", is_flag=True, help="Debug logs and full tracebacks.")
+@click.pass_context
+def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> None:
+    """Deep research over your own documents and the web, every claim anchored to verbatim evidence."""
+    settings = load_settings(config)
+    level = "DEBUG" if debug else ("INFO" if verbose else settings.log_level)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    ctx.obj = settings
+    ctx.default_map = _command_defaults(settings)
+
+
+app.add_command(chunk_command)
+
+
+def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
+    """Settings become the defaults of each command's options; explicit flags still win."""
+    return {
+        "chunk": {
+            "max_tokens": settings.max_tokens,
+            "overlap_tokens": settings.overlap_tokens,
+            "tokenizer": str(settings.tokenizer_dir),
+            "max_file_mb": settings.max_file_mb,
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and turn every failure into the contract's one line and exit code."""
+    return run_click(app, argv, "sleuth", config_errors=(SettingsError,))
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,86 @@
+"""One typed settings object for the whole application.
+
+Precedence, highest first: command-line flags, ``SLEUTH_*`` environment variables, the TOML file
+(``--config``, else ``$SLEUTH_CONFIG``, else ``./configs/sleuth.toml`` when present), built-in defaults.
+The defaults here equal the shipped ``configs/sleuth.toml`` (a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
+
+DEFAULT_CONFIG = Path("configs/sleuth.toml")
+
+
+class SettingsError(Exception):
+    """Settings that cannot be used; ``str()`` is one line naming the setting and the reason."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SLEUTH_", extra="forbid", validate_default=True)
+
+    index: Path = Field(Path(".sleuth/index"), description="Folder of the embedded index.")
+    models_dir: Path = Field(default_factory=default_models_dir, description="Provisioned model folders.")
+    dense_model: str = Field(DENSE_MODEL_NAME, description="Dense model folder; its tokenizer counts tokens.")
+    max_tokens: int = Field(256, ge=8, le=8192, description="Token limit of a chunk.")
+    overlap_tokens: int = Field(32, ge=0, le=1024, description="Overlap context per side of a chunk.")
+    max_file_mb: float = Field(200.0, gt=0, description="Larger input files are refused.")
+    log_level: str = Field("WARNING", pattern="^(DEBUG|INFO|WARNING|ERROR)$")
+
+    @property
+    def tokenizer_dir(self) -> Path:
+        return self.models_dir.expanduser() / self.dense_model
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+
+def config_path(explicit: Path | None = None) -> Path | None:
+    if explicit is not None:
+        if not explicit.is_file():
+            raise SettingsError(f"config file {explicit}: no such file")
+        return explicit
+    env = os.environ.get("SLEUTH_CONFIG")
+    if env:
+        if not Path(env).is_file():
+            raise SettingsError(f"config file {env} (from SLEUTH_CONFIG): no such file")
+        return Path(env)
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None
+
+
+def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
+    """Settings from all sources; any problem becomes one ``SettingsError`` line."""
+    path = config_path(config)
+
+    class _FromFile(Settings):
+        model_config = SettingsConfigDict(toml_file=path)
+
+    try:
+        return _FromFile(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        origin = f" (config {path}, env SLEUTH_*)" if path else " (env SLEUTH_*)"
+        raise SettingsError(f"invalid setting {where}: {first['msg']}{origin}") from exc
+    except (OSError, ValueError) as exc:
+        raise SettingsError(f"cannot read config {path}: {exc}") from exc

@@ -1,0 +1,128 @@
+"""``sleuth chunk`` / ``python -m ingest.chunk``: files to chunks (JSON, JSON Lines) or section trees.
+
+The command is defined here, next to the chunker, so that ingest stays usable on its own; the ``sleuth``
+application registers the same command and feeds its defaults from the settings file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from ingest.chunker import chunk_markdown
+from ingest.cli_runner import run_click
+from ingest.sources import SourceError, iter_files, read_markdown
+from ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
+from ingest.tree import document_tree
+
+log = logging.getLogger(__name__)
+
+
+@click.command("chunk")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Token limit of a chunk's content.",
+)
+@click.option(
+    "--overlap-tokens",
+    type=click.IntRange(min=0),
+    default=32,
+    show_default=True,
+    help="Tokens of neighbouring text in context_before/context_after.",
+)
+@click.option("--jsonl", is_flag=True, help="One chunk JSON per line (default: a JSON array).")
+@click.option("--tree", is_flag=True, help="Print each document's section tree instead of chunks.")
+@click.option(
+    "--tokenizer",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder with the dense model's tokenizer.json (default: the provisioned model).",
+)
+@click.option(
+    "--max-file-mb",
+    type=click.FloatRange(min=0.001),
+    default=200.0,
+    show_default=True,
+    help="Larger input files are refused.",
+)
+def chunk_command(  # noqa: PLR0917 - click passes options as parameters
+    paths: tuple[Path, ...],
+    max_tokens: int,
+    overlap_tokens: int,
+    jsonl: bool,
+    tree: bool,
+    tokenizer: Path | None,
+    max_file_mb: float,
+) -> None:
+    """Cut Markdown (or convertible) files into typed, token-exact chunks.
+
+    PATHS are files or folders (searched recursively). Each chunk carries its section path, neighbours,
+    overlap context, exact token count and pages.
+    """
+    failures = 0
+    counter: TokenCounter | None = None
+    if not tree:
+        try:
+            counter = TokenCounter.from_dir(tokenizer or default_tokenizer_dir())
+        except TokenizerNotFoundError as exc:
+            raise click.BadParameter(str(exc), param_hint="--tokenizer") from exc
+    out = sys.stdout
+    first = True
+    if not jsonl:
+        out.write("[")
+    for path, result in _documents(paths, int(max_file_mb * 1024 * 1024)):
+        if isinstance(result, SourceError):
+            failures += 1
+            click.echo(f"sleuth: error: {result}", err=True)
+            continue
+        if tree:
+            records = [document_tree(result).model_dump()]
+        else:
+            assert counter is not None
+            chunks = chunk_markdown(
+                result,
+                counter,
+                document_id=path.stem,
+                source=str(path),
+                max_tokens=max_tokens,
+                overlap_tokens=overlap_tokens,
+            )
+            records = [c.model_dump() for c in chunks]
+        for record in records:
+            if jsonl:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            else:
+                out.write(("\n" if first else ",\n") + json.dumps(record, ensure_ascii=False, indent=2))
+            first = False
+    if not jsonl:
+        out.write("\n]\n" if not first else "]\n")
+    if failures:
+        raise SystemExit(1)
+
+
+def _documents(paths: tuple[Path, ...], max_bytes: int) -> Iterator[tuple[Path, str | SourceError]]:
+    for path in iter_files(paths):
+        if isinstance(path, SourceError):
+            yield Path(path.path), path
+            continue
+        try:
+            yield path, read_markdown(path, max_bytes)
+        except SourceError as exc:
+            yield path, exc
+
+
+def main() -> None:
+    sys.exit(run_click(chunk_command, None, "python -m ingest.chunk"))
+
+
+if __name__ == "__main__":
+    main()
