@@ -26,8 +26,8 @@ models: $(STAMP)
 	$(BIN)/python -m retrieval.provision
 
 lint: $(STAMP)
-	$(BIN)/ruff check ingest retrieval agent tests
-	$(BIN)/ruff format --check ingest retrieval agent tests
+	$(BIN)/ruff check ingest retrieval agent tests benchmarks
+	$(BIN)/ruff format --check ingest retrieval agent tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -16,6 +16,8 @@ import re
 import uuid
 from dataclasses import dataclass, field
 
+from tokenizers import Encoding
+
 from ingest.markdown_tree import Element, ElementKind, ParsedDocument, Section, parse_markdown
 from ingest.models import Chunk, ChunkType
 from ingest.splitting import Piece, split_element
@@ -40,6 +42,8 @@ class _Draft:
     tokens: int = 0
     headings_only: bool = True
     split: tuple[int, int] | None = None
+    encoding: Encoding | None = None
+    """The exact encoding of the content when it is one whole element (saves re-encoding it)."""
 
 
 def chunk_markdown(
@@ -74,11 +78,11 @@ def chunk_markdown(
 
 def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_Draft]:
     elements = [(section, element) for section in doc.sections for element in section.elements]
-    all_spans = counter.spans_batch([e.text for _, e in elements])
+    encodings = counter.encode_batch([e.text for _, e in elements])
     drafts: list[_Draft] = []
     draft: _Draft | None = None
-    for (section, element), spans in zip(elements, all_spans, strict=True):
-        n = len(spans)
+    for (section, element), encoding in zip(elements, encodings, strict=True):
+        n = len(encoding)
         kind = _CHUNK_TYPES.get(element.kind, "text")
         is_heading = element.kind is ElementKind.HEADING
         leads_in = (
@@ -108,6 +112,7 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
                 drafts.append(draft)
             draft = _Draft(section, kind)
             _add(draft, section, kind, piece, is_heading)
+            draft.encoding = encoding
             continue
         # Over the limit: split by the element's strategy; a heading-only draft may lead into piece 1.
         first_limit = None
@@ -115,7 +120,12 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
             first_limit = limit - draft.tokens
         pieces = _relocate(
             split_element(
-                element, spans, counter, limit, line_offsets=doc.line_offsets, first_limit=first_limit
+                element,
+                TokenSpans.of(encoding),
+                counter,
+                limit,
+                line_offsets=doc.line_offsets,
+                first_limit=first_limit,
             ),
             element.start,
         )
@@ -147,6 +157,7 @@ def _add(draft: _Draft, section: Section, kind: ChunkType, piece: Piece, is_head
     draft.section = section if draft.section.contains(section) else draft.section
     draft.pieces.append(piece)
     draft.tokens += piece.tokens
+    draft.encoding = None
     draft.headings_only = draft.headings_only and is_heading
 
 
@@ -174,16 +185,18 @@ def _finish(
     overlap: int,
 ) -> list[Chunk]:
     contents = [_content(doc, d) for d in drafts]
-    spans = counter.spans_batch(contents)
-    drafts, contents, spans = _enforce_limit(drafts, contents, spans, counter, limit)
+    todo = [i for i, d in enumerate(drafts) if d.encoding is None]
+    fresh = iter(counter.encode_batch([contents[i] for i in todo]))
+    encodings = [d.encoding if d.encoding is not None else next(fresh) for d in drafts]
+    drafts, contents, encodings = _enforce_limit(drafts, contents, encodings, counter, limit)
     ids = _chunk_ids(document_id, drafts, contents)
     chunks: list[Chunk] = []
     for i, draft in enumerate(drafts):
         before = after = ""
         if overlap and i > 0 and drafts[i - 1].section.contains(draft.section):
-            before = _tail(contents[i - 1], spans[i - 1], overlap)
+            before = _tail(contents[i - 1], encodings[i - 1], overlap)
         if overlap and i + 1 < len(drafts) and draft.section.contains(drafts[i + 1].section):
-            after = _head(contents[i + 1], spans[i + 1], overlap)
+            after = _head(contents[i + 1], encodings[i + 1], overlap)
         path = draft.section.path
         chunks.append(
             Chunk(
@@ -198,7 +211,7 @@ def _finish(
                 content=contents[i],
                 context_before=before,
                 context_after=after,
-                token_count=len(spans[i]),
+                token_count=len(encodings[i]),
                 split_sequence=f"{draft.split[0]}/{draft.split[1]}" if draft.split else None,
                 page_start=doc.pages.page_at(draft.pieces[0].start),
                 page_end=doc.pages.page_at(max(draft.pieces[-1].end - 1, draft.pieces[-1].start)),
@@ -212,26 +225,26 @@ def _finish(
 def _enforce_limit(
     drafts: list[_Draft],
     contents: list[str],
-    spans: list[TokenSpans],
+    encodings: list[Encoding],
     counter: TokenCounter,
     limit: int,
-) -> tuple[list[_Draft], list[str], list[TokenSpans]]:
+) -> tuple[list[_Draft], list[str], list[Encoding]]:
     """Re-split the rare chunk whose exact count exceeds the plan (a tokenizer that is not additive)."""
-    if all(len(s) <= limit for s in spans):
-        return drafts, contents, spans
+    if all(len(e) <= limit for e in encodings):
+        return drafts, contents, encodings
     out_d: list[_Draft] = []
     out_c: list[str] = []
-    out_s: list[TokenSpans] = []
-    for draft, content, span in zip(drafts, contents, spans, strict=True):
-        if len(span) <= limit:
+    out_e: list[Encoding] = []
+    for draft, content, encoding in zip(drafts, contents, encodings, strict=True):
+        if len(encoding) <= limit:
             out_d.append(draft)
             out_c.append(content)
-            out_s.append(span)
+            out_e.append(encoding)
             continue
         element = Element(ElementKind.PARAGRAPH, content, 0, len(content), 0, 1)
         start = draft.pieces[0].start
         end = draft.pieces[-1].end
-        pieces = split_element(element, span, counter, limit, line_offsets=[0])
+        pieces = split_element(element, TokenSpans.of(encoding), counter, limit, line_offsets=[0])
         for piece in pieces:
             out_d.append(
                 _Draft(
@@ -244,30 +257,36 @@ def _enforce_limit(
                 )
             )
             out_c.append(piece.text)
-            out_s.append(counter.spans(piece.text))
-    return out_d, out_c, out_s
+        out_e.extend(counter.encode_batch(out_c[len(out_e) :]))
+    return out_d, out_c, out_e
 
 
-def _tail(text: str, spans: TokenSpans, n: int) -> str:
+def _tail(text: str, encoding: Encoding, n: int) -> str:
     """The last ``n`` tokens of ``text`` or fewer, starting at a word boundary."""
-    if len(spans) <= n:
+    if len(encoding) <= n:
         return text.strip()
-    cut = spans.starts[len(spans) - n]
+    cut = _char_span(encoding, len(encoding) - n)[0]
     if cut > 0 and not text[cut - 1].isspace():
         m = _WORD_START.search(text, cut)
         cut = m.start() + 1 if m else len(text)
     return text[cut:].strip()
 
 
-def _head(text: str, spans: TokenSpans, n: int) -> str:
+def _head(text: str, encoding: Encoding, n: int) -> str:
     """The first ``n`` tokens of ``text`` or fewer, ending at a word boundary."""
-    if len(spans) <= n:
+    if len(encoding) <= n:
         return text.strip()
-    cut = spans.ends[n - 1]
+    cut = _char_span(encoding, n - 1)[1]
     if cut < len(text) and not text[cut].isspace():
         space = max(text.rfind(" ", 0, cut), text.rfind("\n", 0, cut))
         cut = space if space > 0 else 0
     return text[:cut].strip()
+
+
+def _char_span(encoding: Encoding, token: int) -> tuple[int, int]:
+    """One token's character span, without reading out all offsets (which costs more than encoding)."""
+    span = encoding.token_to_chars(token)
+    return span if span is not None else encoding.offsets[token]
 
 
 def _chunk_ids(document_id: str, drafts: list[_Draft], contents: list[str]) -> list[str]:

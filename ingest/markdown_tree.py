@@ -100,7 +100,14 @@ class ParsedDocument:
 
 @cache
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    """Block structure only: inline parsing (links, emphasis) is most of markdown-it's time and chunking
+    needs none of it; heading titles get it on their own in ``_plain_text``."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
+
+
+@cache
+def _inline_parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": True})
 
 
 def normalize_newlines(markdown: str) -> str:
@@ -241,10 +248,10 @@ def _matching_close(tokens: Sequence[Token], i: int) -> int:
 
 def _plain_text(inline: Token) -> str:
     """Heading titles as a reader sees them: emphasis and link syntax dropped, code spans kept."""
-    if not inline.children:
-        return inline.content.strip()
+    tokens = _inline_parser().parseInline(inline.content)
+    children = tokens[0].children if tokens and tokens[0].children else []
     parts: list[str] = []
-    for child in inline.children:
+    for child in children:
         if child.type in ("text", "code_inline", "html_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):

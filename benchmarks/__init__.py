@@ -1,0 +1,1 @@
+"""Benchmarks: measured side by side with the obvious alternative, results written to docs/BENCHMARKS.md."""
