@@ -15,6 +15,7 @@ import click
 from agent.settings import Settings, SettingsError, load_settings
 from ingest.chunk import chunk_command
 from ingest.cli_runner import run_click
+from ingest.convert_command import convert_command
 
 log = logging.getLogger("sleuth")
 
@@ -38,18 +39,29 @@ def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> 
     ctx.default_map = _command_defaults(settings)
 
 
+app.add_command(convert_command)
 app.add_command(chunk_command)
 
 
 def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
     """Settings become the defaults of each command's options; explicit flags still win."""
+    conversion: dict[str, object] = {
+        "max_file_mb": settings.max_file_mb,
+        "max_pages": settings.max_pages,
+        "timeout": settings.conversion_timeout,
+        "pdf_mode": settings.pdf_mode,
+        "docling_artifacts": str(settings.docling_artifacts) if settings.docling_artifacts else None,
+        "cache_dir": str(settings.cache_dir),
+    }
     return {
         "chunk": {
             "max_tokens": settings.max_tokens,
             "overlap_tokens": settings.overlap_tokens,
             "tokenizer": str(settings.tokenizer_dir),
-            "max_file_mb": settings.max_file_mb,
+            "workers": settings.workers,
+            **conversion,
         },
+        "convert": conversion,
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 from pydantic_settings import (
@@ -19,6 +19,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from ingest.cli_options import default_cache_dir
 from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
 
 DEFAULT_CONFIG = Path("configs/sleuth.toml")
@@ -37,6 +38,12 @@ class Settings(BaseSettings):
     max_tokens: int = Field(256, ge=8, le=8192, description="Token limit of a chunk.")
     overlap_tokens: int = Field(32, ge=0, le=1024, description="Overlap context per side of a chunk.")
     max_file_mb: float = Field(200.0, gt=0, description="Larger input files are refused.")
+    max_pages: int = Field(3000, ge=1, description="Longer PDFs are refused.")
+    conversion_timeout: float = Field(600.0, ge=1, description="Seconds one file may take to convert.")
+    workers: int = Field(1, ge=1, le=64, description="Conversion worker processes.")
+    pdf_mode: Literal["auto", "text", "standard"] = Field("auto", description="PDF conversion path.")
+    docling_artifacts: Path | None = Field(None, description="Docling layout/table models folder, if any.")
+    cache_dir: Path = Field(default_factory=default_cache_dir, description="Conversion cache folder.")
     log_level: str = Field("WARNING", pattern="^(DEBUG|INFO|WARNING|ERROR)$")
 
     @property

@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from ingest.chunker import chunk_markdown
+from ingest.cli_options import build_conversion, conversion_options
 from ingest.cli_runner import run_click
-from ingest.sources import SourceError, iter_files, read_markdown
+from ingest.convert import CONVERTIBLE_SUFFIXES
+from ingest.convert.pool import convert_files
+from ingest.progress import track_progress
+from ingest.sources import SourceError, iter_files
 from ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
 from ingest.tree import document_tree
 
@@ -48,12 +51,9 @@ log = logging.getLogger(__name__)
     help="Folder with the dense model's tokenizer.json (default: the provisioned model).",
 )
 @click.option(
-    "--max-file-mb",
-    type=click.FloatRange(min=0.001),
-    default=200.0,
-    show_default=True,
-    help="Larger input files are refused.",
+    "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Conversion processes."
 )
+@conversion_options
 def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     paths: tuple[Path, ...],
     max_tokens: int,
@@ -61,7 +61,14 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     jsonl: bool,
     tree: bool,
     tokenizer: Path | None,
+    workers: int,
     max_file_mb: float,
+    max_pages: int,
+    timeout: float,
+    pdf_mode: str,
+    docling_artifacts: Path | None,
+    cache_dir: Path | None,
+    no_cache: bool,
 ) -> None:
     """Cut Markdown (or convertible) files into typed, token-exact chunks.
 
@@ -79,17 +86,27 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     first = True
     if not jsonl:
         out.write("[")
-    for path, result in _documents(paths, int(max_file_mb * 1024 * 1024)):
+    options, cache = build_conversion(
+        max_file_mb=max_file_mb,
+        max_pages=max_pages,
+        pdf_mode=pdf_mode,
+        docling_artifacts=docling_artifacts,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+    )
+    files = list(iter_files(paths, CONVERTIBLE_SUFFIXES))
+    converted = convert_files(files, options, workers=workers, timeout=timeout, cache=cache)
+    for path, result in track_progress(converted, total=len(files), description="chunking"):
         if isinstance(result, SourceError):
             failures += 1
             click.echo(f"sleuth: error: {result}", err=True)
             continue
         if tree:
-            records = [document_tree(result).model_dump()]
+            records = [document_tree(result.markdown).model_dump()]
         else:
             assert counter is not None
             chunks = chunk_markdown(
-                result,
+                result.markdown,
                 counter,
                 document_id=path.stem,
                 source=str(path),
@@ -107,17 +124,6 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
         out.write("\n]\n" if not first else "]\n")
     if failures:
         raise SystemExit(1)
-
-
-def _documents(paths: tuple[Path, ...], max_bytes: int) -> Iterator[tuple[Path, str | SourceError]]:
-    for path in iter_files(paths):
-        if isinstance(path, SourceError):
-            yield Path(path.path), path
-            continue
-        try:
-            yield path, read_markdown(path, max_bytes)
-        except SourceError as exc:
-            yield path, exc
 
 
 def main() -> None:

@@ -21,6 +21,10 @@ class SourceError(Exception):
         self.path = str(path)
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[SourceError], tuple[str, str]]:
+        # Errors cross process boundaries (conversion workers); rebuild them from both parts.
+        return SourceError, (self.path, self.reason)
+
 
 def iter_files(
     paths: Iterable[Path], suffixes: frozenset[str] = MARKDOWN_SUFFIXES

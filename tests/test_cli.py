@@ -85,7 +85,7 @@ def test_bad_inputs_are_one_line_each_and_the_batch_goes_on(tmp_path: Path) -> N
     empty = tmp_path / "empty.md"
     empty.write_text("")
     binary = tmp_path / "binary.md"
-    binary.write_bytes(b"%PDF-1.4\n\0\0\0binary")
+    binary.write_bytes(b"\0\1\2binary\0")
     latin = tmp_path / "latin.md"
     latin.write_bytes("caf\xe9".encode("latin-1"))
     huge = tmp_path / "huge.md"
@@ -109,7 +109,7 @@ def test_bad_inputs_are_one_line_each_and_the_batch_goes_on(tmp_path: Path) -> N
         (binary, "binary"),
         (latin, "UTF-8"),
         (huge, "too large"),
-        (pdf, "unsupported"),
+        (pdf, "corrupt or unreadable PDF"),
         (missing, "no such file"),
     ]:
         assert any(str(path) in e and reason in e for e in errors), (path, errors)

@@ -1,0 +1,89 @@
+"""Command-line options shared by the commands that convert documents (``convert``, ``chunk``, ``ingest``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ingest.convert import ConvertOptions
+from ingest.convert.cache import ConversionCache
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def default_cache_dir() -> Path:
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "sleuth" / "conversions"
+
+
+def conversion_options(func: F) -> F:
+    """Add the conversion options to a click command (applied bottom-up, so listed in reverse)."""
+    options = [
+        click.option("--no-cache", is_flag=True, help="Convert again even when a cached conversion exists."),
+        click.option(
+            "--cache-dir",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Where conversions are cached by content hash (default: ~/.cache/sleuth/conversions).",
+        ),
+        click.option(
+            "--docling-artifacts",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Folder with Docling's layout/table models; enables its standard PDF pipeline.",
+        ),
+        click.option(
+            "--pdf-mode",
+            type=click.Choice(["auto", "text", "standard"]),
+            default="auto",
+            show_default=True,
+            help="PDF path: Docling's standard pipeline (needs models), the text layer, or auto.",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=1),
+            default=600.0,
+            show_default=True,
+            help="Seconds one file may take to convert.",
+        ),
+        click.option(
+            "--max-pages",
+            type=click.IntRange(min=1),
+            default=3000,
+            show_default=True,
+            help="Longer PDFs are refused.",
+        ),
+        click.option(
+            "--max-file-mb",
+            type=click.FloatRange(min=0.001),
+            default=200.0,
+            show_default=True,
+            help="Larger input files are refused.",
+        ),
+    ]
+    for option in options:
+        func = option(func)
+    return func
+
+
+def build_conversion(
+    *,
+    max_file_mb: float,
+    max_pages: int,
+    pdf_mode: str,
+    docling_artifacts: Path | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+) -> tuple[ConvertOptions, ConversionCache | None]:
+    options = ConvertOptions(
+        max_bytes=int(max_file_mb * 1024 * 1024),
+        max_pages=max_pages,
+        pdf_mode=pdf_mode,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+        docling_artifacts=docling_artifacts,
+    )
+    cache = None if no_cache else ConversionCache(cache_dir or default_cache_dir())
+    return options, cache

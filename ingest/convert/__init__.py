@@ -1,0 +1,157 @@
+"""Documents (PDF, HTML, DOCX, Markdown, text) to Markdown with page markers, ready for the chunker.
+
+Which path converts a file is decided by its content, not its name, and recorded in the result:
+
+- ``markdown`` / ``text``: read verbatim (Markdown is already the target; a Docling round trip would
+  rewrite it);
+- ``docling-html`` / ``docling-docx``: Docling's DocumentConverter (no models needed);
+- ``docling-pdf-standard``: Docling's standard PDF pipeline, when its layout/table models are configured;
+- ``sleuth-pdf-text``: the PDF's text layer with structure recovered from outline, fonts and geometry
+  (``pdf_structure``), when they are not.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ingest.convert.sniff import SUFFIXES, Format, UnsupportedFormatError, detect_format
+from ingest.sources import SourceError, decode_text
+
+log = logging.getLogger(__name__)
+
+CONVERTER_VERSION = "2026.11.1"
+"""Bump when any conversion path changes its output: cached conversions of older versions are redone."""
+
+CONVERTIBLE_SUFFIXES = frozenset(SUFFIXES)
+PdfMode = Literal["auto", "text", "standard"]
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    max_bytes: int = 200 * 1024 * 1024
+    max_pages: int = 3000
+    pdf_mode: PdfMode = "auto"
+    docling_artifacts: Path | None = None
+    use_outline: bool = True
+
+    def fingerprint(self) -> str:
+        """What, besides the file's bytes, changes the output (cache key part)."""
+        return f"{CONVERTER_VERSION}|{self.pdf_mode}|{self.docling_artifacts}|{self.use_outline}"
+
+
+@dataclass
+class Converted:
+    markdown: str
+    format: Format
+    converter: str
+    pages: int | None = None
+    title: str | None = None
+    seconds: float = 0.0
+    cached: bool = False
+    details: dict[str, object] = field(default_factory=dict)
+
+
+def convert_file(path: Path, options: ConvertOptions | None = None) -> Converted:
+    """Convert one file in this process; every failure is a ``SourceError`` naming the file and reason."""
+    options = options or ConvertOptions()
+    start = time.perf_counter()
+    try:
+        size = path.stat().st_size
+        if size > options.max_bytes:
+            raise SourceError(
+                path, f"file too large ({size / 1e6:.1f} MB > limit {options.max_bytes / 1e6:.1f} MB)"
+            )
+        with path.open("rb") as fh:
+            head = fh.read(8192)
+        fmt = detect_format(path, head)
+    except UnsupportedFormatError as exc:
+        raise SourceError(path, str(exc)) from exc
+    except OSError as exc:
+        raise SourceError(path, exc.strerror or str(exc)) from exc
+    named = SUFFIXES.get(path.suffix.lower())
+    if named is not None and named != fmt and {named, fmt} != {Format.MARKDOWN, Format.TEXT}:
+        log.info(
+            "%s: named %s but the content is %s; converting it as %s", path, path.suffix, fmt.value, fmt.value
+        )
+    result = _convert(path, fmt, options)
+    result.seconds = time.perf_counter() - start
+    if named is not None and named != fmt:
+        result.details["named_as"] = named.value
+    log.info(
+        "%s: converted with %s (%s pages) in %.2fs", path, result.converter, result.pages, result.seconds
+    )
+    return result
+
+
+def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
+    if fmt in (Format.MARKDOWN, Format.TEXT):
+        return Converted(decode_text(path, path.read_bytes()), fmt, fmt.value)
+    if fmt is Format.PDF:
+        return _convert_pdf(path, options)
+    from ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415 - heavy
+
+    try:
+        markdown, pages, title = convert_with_docling(path, f".{fmt.value}")
+    except Exception as exc:  # Docling wraps parser failures in many exception types
+        raise SourceError(path, f"{fmt.value.upper()} conversion failed ({_reason(exc)})") from exc
+    if not markdown.strip():
+        raise SourceError(path, f"no text found in the {fmt.value.upper()} document")
+    return Converted(markdown, fmt, f"docling-{fmt.value}", pages, title)
+
+
+def _convert_pdf(path: Path, options: ConvertOptions) -> Converted:
+    from ingest.convert.docling_backend import convert_with_docling, models_available  # noqa: PLC0415
+    from ingest.convert.pdf_layout import PdfReadError, read_outline  # noqa: PLC0415
+    from ingest.convert.pdf_structure import pdf_to_markdown  # noqa: PLC0415
+
+    try:
+        pages, _ = read_outline(path)
+    except PdfReadError as exc:
+        raise SourceError(path, str(exc)) from exc
+    if pages == 0:
+        raise SourceError(path, "PDF has no pages")
+    if pages > options.max_pages:
+        raise SourceError(path, f"too many pages ({pages} > limit {options.max_pages})")
+    standard = options.pdf_mode == "standard" or (
+        options.pdf_mode == "auto" and models_available(options.docling_artifacts)
+    )
+    if standard:
+        if not models_available(options.docling_artifacts):
+            raise SourceError(
+                path, "pdf_mode is 'standard' but no Docling models folder (docling_artifacts) exists"
+            )
+        try:
+            markdown, count, title = convert_with_docling(path, ".pdf", options.docling_artifacts)
+        except Exception as exc:
+            raise SourceError(path, f"PDF conversion failed ({_reason(exc)})") from exc
+        return Converted(markdown, Format.PDF, "docling-pdf-standard", count, title)
+    try:
+        result = pdf_to_markdown(path, use_outline=options.use_outline)
+    except PdfReadError as exc:
+        raise SourceError(path, str(exc)) from exc
+    title = result.headings[0][1] if result.headings else None
+    details: dict[str, object] = {
+        "headings": len(result.headings),
+        "heading_source": result.heading_source,
+        "tables": result.tables,
+    }
+    return Converted(result.markdown, Format.PDF, "sleuth-pdf-text", result.pages, title, details=details)
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+
+
+__all__ = [
+    "CONVERTER_VERSION",
+    "CONVERTIBLE_SUFFIXES",
+    "ConvertOptions",
+    "Converted",
+    "Format",
+    "convert_file",
+]

@@ -1,0 +1,539 @@
+"""Model-free PDF to structured Markdown: the text layer, with structure recovered from geometry and fonts.
+
+Docling's layout and table models are what normally give a PDF its structure; where they are not available
+this path recovers it from what the text layer itself carries:
+
+- running headers, footers and page numbers: lines that repeat at the same height on many pages, and lone
+  page numbers at the top or bottom, are dropped;
+- reading order: a page with a clear gutter is read column by column, band by band between full-width lines;
+- headings: from the PDF outline (bookmarks) when it has one, matched to the line it points at; otherwise from
+  font statistics (larger or bold short lines, never the body style) with levels from numbering (``2.3.1``)
+  or, without numbering, from the rank of the font size;
+- paragraphs: lines re-joined, with a new paragraph at a vertical gap or a first-line indent, and hyphenation
+  at line ends undone; a paragraph broken by a page break is continued, with the page marker inside it;
+- lists (bullets, numbers), code (monospaced, indented lines, indentation kept) and tables (ruled, or aligned
+  cells) become Markdown lists, fenced code and pipe tables.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+from ingest.convert.pdf_layout import (
+    Line,
+    OutlineEntry,
+    Page,
+    PdfReadError,
+    is_mono_font,
+    read_outline,
+    read_pages,
+)
+from ingest.convert.pdf_tables import (
+    Row,
+    aligned_runs,
+    group_rows,
+    markdown_table,
+    ruled_regions,
+    table_from_rows,
+)
+from ingest.pages import page_marker
+
+_PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,7})(\s*(of|/)\s*\d+)?$", re.I)
+_NUMBERED = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S")
+_CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b", re.I)
+_BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+_SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
+_MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
+
+
+@dataclass
+class PdfMarkdown:
+    markdown: str
+    pages: int
+    headings: list[tuple[int, str]]
+    heading_source: str
+    tables: int
+
+
+@dataclass
+class _Block:
+    kind: str  # heading, para, list, code, table
+    text: str
+    level: int = 0
+    page: int = 0
+    rows: list[Row] = field(default_factory=list)
+    open_end: bool = False
+
+
+def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
+    """Convert one PDF's text layer to Markdown with ``<!-- page: N -->`` markers."""
+    page_count, outline = read_outline(path)
+    pages = read_pages(path)
+    if not any(p.lines for p in pages):
+        raise PdfReadError(
+            f"no text layer in {page_count} page(s): a scanned or image-only PDF needs OCR, "
+            "whose models are not available offline"
+        )
+    _drop_running_lines(pages)
+    fonts = _font_stats(pages)
+    marks, unmatched = _match_outline(pages, outline) if use_outline and outline else (None, [])
+    blocks: list[_Block] = []
+    headings: list[tuple[int, str]] = []
+    heading_levels = None if marks is not None else _heading_levels(pages, fonts)
+    tables = 0
+    for page in pages:
+        page_blocks: list[_Block] = []
+        regions = ruled_regions(page.rules)
+        for group in _column_groups(page):
+            rows = group_rows(group)
+            page_blocks += _page_blocks(page, rows, regions, fonts, marks, heading_levels)
+        if marks is not None:
+            page_blocks = _insert_unmatched(page, page_blocks, unmatched)
+        for block in page_blocks:
+            if block.kind == "heading":
+                headings.append((block.level, block.text))
+            elif block.kind == "table":
+                tables += 1
+        blocks.append(_Block("page", page_marker(page.number), page=page.number))
+        blocks += page_blocks
+    return PdfMarkdown(
+        _render(blocks), len(pages), headings, "outline" if marks is not None else "fonts", tables
+    )
+
+
+# Running headers, footers, page numbers -------------------------------------------------------------
+
+
+def _drop_running_lines(pages: list[Page]) -> None:
+    if len(pages) >= 3:
+        seen: Counter[tuple[str, int]] = Counter()
+        for page in pages:
+            seen.update({_running_key(line) for line in page.lines})
+        threshold = max(3, int(0.2 * len(pages)))
+        for page in pages:
+            page.lines = [ln for ln in page.lines if seen[_running_key(ln)] < threshold]
+    for page in pages:
+        if not page.lines:
+            continue
+        top = max(page.lines, key=lambda ln: ln.y1)
+        bottom = min(page.lines, key=lambda ln: ln.y0)
+        page.lines = [
+            ln for ln in page.lines if not ((ln is top or ln is bottom) and _PAGE_NUMBER.match(ln.text))
+        ]
+
+
+def _running_key(line: Line) -> tuple[str, int]:
+    return re.sub(r"\d+", "#", line.text.lower()), round(line.y0 / 3)
+
+
+@dataclass(frozen=True)
+class _Fonts:
+    """Body text style, and each font's typical size (line boxes vary with superscripts and accents)."""
+
+    body_font: str
+    body_size: float
+    sizes: dict[str, float]
+
+    def size(self, line: Line) -> float:
+        typical = self.sizes.get(line.font, line.size)
+        return typical if abs(typical - line.size) < 0.25 * typical else line.size
+
+
+def _font_stats(pages: list[Page]) -> _Fonts:
+    chars: Counter[str] = Counter()
+    heights: dict[str, list[float]] = {}
+    for page in pages:
+        for line in page.lines:
+            chars[line.font] += len(line.text)
+            heights.setdefault(line.font, []).append(line.size)
+    sizes = {font: statistics.median(h) for font, h in heights.items()}
+    prose = [f for f, _ in chars.most_common() if not is_mono_font(f)]
+    body_font = prose[0] if prose else chars.most_common(1)[0][0]
+    return _Fonts(body_font, sizes[body_font], sizes)
+
+
+# Reading order -----------------------------------------------------------------------------------------
+
+
+def _column_groups(page: Page) -> list[list[Line]]:
+    """Lines in reading order groups: full-width bands, and in a two-column band left then right."""
+    lines = page.lines
+    if len(lines) < 12:
+        return [lines]
+    gutter = _gutter(lines, page.width)
+    if gutter is None:
+        return [lines]
+    groups: list[list[Line]] = []
+    left: list[Line] = []
+    right: list[Line] = []
+    for line in sorted(lines, key=lambda ln: -ln.y1):
+        if line.x0 < gutter - 2 and line.x1 > gutter + 2:  # spans the gutter: ends a band
+            groups += [g for g in (left, right) if g]
+            left, right = [], []
+            groups.append([line])
+        elif line.x1 <= gutter + 2:
+            left.append(line)
+        else:
+            right.append(line)
+    groups += [g for g in (left, right) if g]
+    return groups
+
+
+def _gutter(lines: list[Line], width: float) -> float | None:
+    best: tuple[int, float] | None = None
+    n = len(lines)
+    for step in range(30, 71):
+        g = width * step / 100
+        crossing = sum(1 for ln in lines if ln.x0 < g - 2 and ln.x1 > g + 2)
+        left = sum(1 for ln in lines if ln.x1 <= g + 2)
+        if left < 0.25 * n or n - left - crossing < 0.25 * n:
+            continue
+        if best is None or crossing < best[0]:
+            best = (crossing, g)
+    if best is None or best[0] > 0.12 * n:
+        return None
+    # Columns of prose are wide; columns of a table or a form are not (those stay rows).
+    g = best[1]
+    for side in ([ln for ln in lines if ln.x1 <= g + 2], [ln for ln in lines if ln.x0 >= g - 2]):
+        if statistics.median(ln.x1 - ln.x0 for ln in side) < 0.25 * width:
+            return None
+    return g
+
+
+# Headings ----------------------------------------------------------------------------------------------
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def _match_outline(
+    pages: list[Page], outline: list[OutlineEntry]
+) -> tuple[dict[int, int], list[OutlineEntry]]:
+    """Outline entries matched to the line they point at (``id(line) -> level``), and the unmatched ones."""
+    marks: dict[int, int] = {}
+    unmatched: list[OutlineEntry] = []
+    by_number = {p.number: p for p in pages}
+    for entry in outline:
+        title = _norm(entry.title)
+        if not title:
+            continue
+        found: Line | None = None
+        for number in (entry.page, (entry.page or 0) + 1):
+            page = by_number.get(number or -1)
+            if page is None:
+                continue
+            candidates = [ln for ln in page.lines if id(ln) not in marks and _title_matches(ln.text, title)]
+            if candidates:
+                y = entry.y if entry.y is not None and number == entry.page else page.height
+                found = min(
+                    candidates, key=lambda ln: abs(y - ln.y1) + (0 if _norm(ln.text).endswith(title) else 50)
+                )
+                break
+        if found is not None:
+            marks[id(found)] = min(max(entry.level, 1), 6)
+        else:
+            unmatched.append(entry)
+    return marks, unmatched
+
+
+def _title_matches(line: str, title: str) -> bool:
+    text = _norm(line)
+    if len(text) < min(len(title), 3):
+        return False
+    return text == title or text.endswith(title) or title.startswith(text)
+
+
+def _insert_unmatched(page: Page, blocks: list[_Block], unmatched: list[OutlineEntry]) -> list[_Block]:
+    """Outline entries with no matching line become headings where their bookmark points."""
+    for entry in unmatched:
+        if entry.page != page.number:
+            continue
+        position = 0
+        if entry.y is not None:
+            for k, block in enumerate(blocks):
+                if block.rows and block.rows[0].y > entry.y + 1:
+                    position = k + 1
+        blocks.insert(
+            position, _Block("heading", entry.title, level=min(max(entry.level, 1), 6), page=page.number)
+        )
+    return blocks
+
+
+def _heading_style(row: Row, fonts: _Fonts) -> tuple[str, float] | None:
+    """(font, size) when the row looks like a heading by its font, else None."""
+    text = " ".join(c.text for c in row.cells)
+    first = row.cells[0]
+    if first.mono or len(text) > 150 or len(text.split()) > 18 or not re.search(r"[^\W\d_]", text):
+        return None
+    if text.endswith((".", ",", ";")) and not _NUMBERED.match(text):
+        return None
+    size = max(fonts.size(c) for c in row.cells)
+    bold = all(c.bold for c in row.cells)
+    body = fonts.body_size
+    other_font = first.font != fonts.body_font
+    if (other_font and size >= body * 1.15) or size >= body * 1.3:
+        return first.font, size
+    if bold and other_font and size >= body * 0.95 and len(text.split()) <= 12:
+        return first.font, size
+    return None
+
+
+def _heading_levels(pages: list[Page], fonts: _Fonts) -> dict[tuple[str, float], int]:
+    """Heading styles and their levels: numbering depth where numbered, else the rank of the size."""
+    styles: Counter[tuple[str, float]] = Counter()
+    depths: dict[tuple[str, float], Counter[int]] = {}
+    total = 0
+    for page in pages:
+        for row in group_rows(page.lines):
+            total += 1
+            style = _heading_style(row, fonts)
+            if style is None:
+                continue
+            styles[style] += 1
+            text = " ".join(c.text for c in row.cells)
+            depth = _numbering_depth(text)
+            if depth:
+                depths.setdefault(style, Counter())[depth] += 1
+    # A style used by a large share of all rows is body text in another font, not a heading.
+    styles = Counter({s: n for s, n in styles.items() if n <= max(3, 0.15 * total)})
+    levels: dict[tuple[str, float], int] = {}
+    sizes = sorted({round(s[1] * 4 / 3) * 0.75 for s in styles}, reverse=True)
+    for style in styles:
+        if style in depths:
+            levels[style] = min(depths[style].most_common(1)[0][0], 6)
+        else:
+            levels[style] = min(sizes.index(round(style[1] * 4 / 3) * 0.75) + 1, 6)
+    return levels
+
+
+def _numbering_depth(text: str) -> int:
+    if _CHAPTER.match(text):
+        return 1
+    m = _NUMBERED.match(text)
+    if m is None:
+        return 0
+    number = m.group(1)
+    if len(number) == 1 and number.isalpha() and not text[2:3].isupper():
+        return 0  # "A cat sat" is a sentence, "A Appendix" is numbering
+    return number.count(".") + 1
+
+
+# Blocks ------------------------------------------------------------------------------------------------
+
+
+def _row_text(row: Row) -> str:
+    if not all(c.mono for c in row.cells):
+        return " ".join(c.text for c in row.cells)
+    width = _char_width(row.cells)
+    out = row.cells[0].text
+    for prev, cell in pairwise(row.cells):
+        out += " " * max(1, round((cell.x0 - prev.x1) / width)) + cell.text
+    return out
+
+
+def _char_width(cells: list[Line]) -> float:
+    widths = [(c.x1 - c.x0) / len(c.text) for c in cells if len(c.text) >= 2]
+    return statistics.median(widths) if widths else 5.0
+
+
+def _page_blocks(  # noqa: PLR0917 - one page's context
+    page: Page,
+    rows: list[Row],
+    regions: list[tuple[float, float, float, float]],
+    fonts: _Fonts,
+    marks: dict[int, int] | None,
+    heading_levels: dict[tuple[str, float], int] | None,
+) -> list[_Block]:
+    body_size = fonts.body_size
+    if not rows:
+        return []
+    body_rows = [r for r in rows if not r.cells[0].mono]
+    left = min((r.x0 for r in body_rows), default=min(r.x0 for r in rows))
+    right = max(r.x1 for r in rows)
+    gaps = [a.cells[0].y0 - b.cells[0].y0 for a, b in pairwise(rows)]
+    line_gap = statistics.median([g for g in gaps if 0 < g < 3 * body_size] or [body_size * 1.2])
+
+    in_table: dict[int, int] = {}
+    tables: list[list[Row]] = []
+    for x0, x1, top, bottom in regions:
+        members = [
+            k
+            for k, r in enumerate(rows)
+            if bottom - 1 < r.cells[0].y0 < top + 1 and r.x0 >= x0 - 8 and r.x1 <= x1 + 8
+        ]
+        if len(members) >= 2:
+            for k in members:
+                in_table[k] = len(tables)
+            tables.append([rows[k] for k in members])
+    for start, end in aligned_runs(rows):
+        if any(k in in_table for k in range(start, end)):
+            continue
+        for k in range(start, end):
+            in_table[k] = len(tables)
+        tables.append(rows[start:end])
+
+    blocks: list[_Block] = []
+    emitted_tables: set[int] = set()
+    prev: Row | None = None
+    for k, row in enumerate(rows):
+        if k in in_table:
+            t = in_table[k]
+            if t not in emitted_tables:
+                emitted_tables.add(t)
+                cells = table_from_rows(tables[t])
+                if cells is not None:
+                    blocks.append(_Block("table", markdown_table(cells), page=page.number, rows=tables[t]))
+                else:
+                    blocks += [_Block("para", _row_text(r), page=page.number, rows=[r]) for r in tables[t]]
+            prev = row
+            continue
+        text = _row_text(row)
+        level = _row_heading(row, fonts, marks, heading_levels)
+        if level:
+            last = blocks[-1] if blocks else None
+            if (
+                last is not None
+                and last.kind == "heading"
+                and last.level == level
+                and prev is not None
+                and prev.cells[0].y0 - row.cells[0].y0 < 2.2 * row.cells[0].height
+                and marks is None
+            ):
+                last.text += " " + text
+            else:
+                blocks.append(_Block("heading", text, level=level, page=page.number, rows=[row]))
+        elif (
+            row.cells[0].mono
+            and all(c.mono for c in row.cells)
+            and (row.x0 > left + 3 or row.x1 < right - 0.25 * (right - left))
+        ):
+            last = blocks[-1] if blocks else None
+            if last is not None and last.kind == "code":
+                last.rows.append(row)
+            else:
+                blocks.append(_Block("code", "", page=page.number, rows=[row]))
+        elif _BULLET.match(text) and not (
+            blocks and blocks[-1].kind == "para" and not _new_para(prev, row, left, line_gap, body_size)
+        ):
+            blocks.append(_Block("list", text, page=page.number, rows=[row]))
+        else:
+            last = blocks[-1] if blocks else None
+            continues_item = (
+                last is not None
+                and last.kind == "list"
+                and prev is not None
+                and row.x0 > last.rows[0].x0 + 3
+                and prev.cells[0].y0 - row.cells[0].y0 < 1.6 * line_gap
+            )
+            if (continues_item and last is not None) or (
+                last is not None
+                and last.kind == "para"
+                and not _new_para(prev, row, left, line_gap, body_size)
+            ):
+                last.text = _join(last.text, text)
+                last.rows.append(row)
+            else:
+                blocks.append(_Block("para", text, page=page.number, rows=[row]))
+        prev = row
+    for block in blocks:
+        if block.kind == "code":
+            block.text = _code_text(block.rows)
+        block.open_end = block.kind == "para" and not _SENTENCE_END.search(block.text)
+    return blocks
+
+
+def _row_heading(
+    row: Row,
+    fonts: _Fonts,
+    marks: dict[int, int] | None,
+    heading_levels: dict[tuple[str, float], int] | None,
+) -> int:
+    if marks is not None:
+        return max((marks.get(id(cell), 0) for cell in row.cells), default=0)
+    style = _heading_style(row, fonts)
+    if style is None or heading_levels is None or style not in heading_levels:
+        return 0
+    depth = _numbering_depth(" ".join(c.text for c in row.cells))
+    return min(depth, 6) if depth else heading_levels[style]
+
+
+def _new_para(prev: Row | None, row: Row, left: float, line_gap: float, body_size: float) -> bool:
+    if prev is None:
+        return True
+    gap = prev.cells[0].y0 - row.cells[0].y0
+    if gap > 1.45 * line_gap or gap < 0:
+        return True
+    if abs(prev.cells[0].size - row.cells[0].size) > 1.5:
+        return True
+    indented = row.x0 > left + 0.6 * body_size and prev.x0 <= left + 2
+    return indented
+
+
+def _join(text: str, more: str) -> str:
+    if re.search(r"[^\W\d_]-$", text) and more[:1].islower():
+        return text[:-1] + more
+    return f"{text} {more}"
+
+
+def _code_text(rows: list[Row]) -> str:
+    width = _char_width([c for r in rows for c in r.cells])
+    base = min(r.x0 for r in rows)
+    lines = [" " * max(0, round((r.x0 - base) / width)) + _row_text(r) for r in rows]
+    fence = "~~~~" if any("```" in ln for ln in lines) else "```"
+    return "\n".join([fence, *lines, fence])
+
+
+# Rendering ---------------------------------------------------------------------------------------------
+
+
+def _render(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    open_para: _Block | None = None
+    for block in blocks:
+        if block.kind == "page":
+            if open_para is not None and out:
+                out[-1] += "\n" + block.text  # the paragraph goes on across the page break
+                continue
+            out.append(block.text)
+            continue
+        if block.kind == "para":
+            text = _escape(block.text)
+            if (
+                open_para is not None
+                and out
+                and out[-1].split("\n")[-1].startswith("<!-- page:")
+                and text[:1].islower()
+            ):
+                out[-1] += "\n" + text
+            else:
+                out.append(text)
+            open_para = block if block.open_end else None
+            continue
+        open_para = None
+        if block.kind == "heading":
+            out.append("#" * block.level + " " + block.text)
+        elif block.kind == "list":
+            out.append(_list_item(block.text))
+        else:
+            out.append(block.text)
+    return "\n\n".join(out) + "\n"
+
+
+def _list_item(text: str) -> str:
+    m = _BULLET.match(text)
+    if m is None:
+        return "- " + text
+    marker = m.group(1)
+    rest = text[m.end() :]
+    number = re.match(r"\(?(\d{1,3})[.)]", marker)
+    return f"{number.group(1)}. {rest}" if number else f"- {rest}"
+
+
+def _escape(text: str) -> str:
+    return "\\" + text if _MD_START.match(text) else text
