@@ -1,7 +1,7 @@
 """``make demo``: run the pipeline as far as it exists on the bundled sample corpus and say where output went.
 
-Today that is structure-aware chunking of ``data/sample``; the hybrid index and the research agent extend it
-as they land (see the contract).
+Today that is conversion and structure-aware chunking of ``data/sample``; the hybrid index and the research
+agent extend it as they land (see the contract).
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from pathlib import Path
 
 from agent.settings import load_settings
 from ingest import TokenCounter, chunk_markdown
-from ingest.sources import iter_files, read_markdown
+from ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from ingest.convert.cache import ConversionCache
+from ingest.convert.pool import convert_files
+from ingest.sources import SourceError, iter_files
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -26,13 +29,15 @@ def main() -> int:
     out = out_dir / "chunks.jsonl"
     kinds: Counter[str] = Counter()
     documents = 0
+    files = iter_files([SAMPLE], CONVERTIBLE_SUFFIXES)
+    cache = ConversionCache(settings.cache_dir)
     with out.open("w") as fh:
-        for path in iter_files([SAMPLE]):
-            if isinstance(path, Exception):
-                print(f"sleuth demo: error: {path}", file=sys.stderr)
+        for path, result in convert_files(files, ConvertOptions(), workers=settings.workers, cache=cache):
+            if isinstance(result, SourceError):
+                print(f"sleuth demo: error: {result}", file=sys.stderr)
                 continue
             chunks = chunk_markdown(
-                read_markdown(path),
+                result.markdown,
                 counter,
                 document_id=path.stem,
                 source=str(path),
@@ -44,7 +49,9 @@ def main() -> int:
                 kinds[chunk.chunk_type] += 1
                 fh.write(json.dumps(chunk.model_dump(), ensure_ascii=False) + "\n")
     summary = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common())
-    print(f"chunked {documents} documents of {SAMPLE} into {sum(kinds.values())} chunks ({summary})")
+    print(
+        f"converted and chunked {documents} documents of {SAMPLE}: {sum(kinds.values())} chunks ({summary})"
+    )
     print(f"chunks written to {out.resolve()}")
     return 0
 

@@ -187,15 +187,15 @@ def test_cli_convert_and_chunk_a_mixed_folder(tmp_path: Path) -> None:
     (folder / "csv.html").write_bytes((DOCS / "csv.html").read_bytes())
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n garbage")
     (folder / "notes.md").write_text("# Notes\n\nplain\n")
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    cache = ["--cache-dir", str(tmp_path / "cache")]
     out = tmp_path / "b.md"
-    result = run(["convert", str(folder / "booktabs.pdf"), "-o", str(out)], env=env)
+    result = run(["convert", str(folder / "booktabs.pdf"), "-o", str(out), *cache])
     assert result.returncode == 0, result.stderr
     assert out.read_text().startswith("<!-- page: 1 -->")
-    result = run(["convert", str(folder / "broken.pdf")], env=env)
+    result = run(["convert", str(folder / "broken.pdf"), *cache])
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0 and "broken.pdf" in result.stderr
-    result = run(["chunk", "--jsonl", "--max-tokens", "128", str(folder)], env=env)
+    result = run(["chunk", "--jsonl", "--max-tokens", "128", str(folder), *cache])
     assert result.returncode == 1
     errors = result.stderr.strip().splitlines()
     assert len(errors) == 1 and "broken.pdf" in errors[0]
