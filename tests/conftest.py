@@ -11,7 +11,12 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ingest.tokens import TokenCounter, default_tokenizer_dir
+from ingest.tokens import TokenCounter, default_models_dir, default_tokenizer_dir
+
+# Tests (and the CLI subprocesses they start) keep their conversion cache to themselves, and still find the
+# provisioned models.
+os.environ.setdefault("SLEUTH_MODELS_DIR", str(default_models_dir()))
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="sleuth-test-cache-")
 
 DATA = Path(__file__).parent / "data"
 
