@@ -1,4 +1,4 @@
-"""Finding input files and reading them as Markdown, with one clear error per bad file.
+"""Finding input files and decoding text files, with one clear error per bad file.
 
 A batch never stops for one bad file: problems come back as ``SourceError`` values naming the file and the
 reason, and the caller reports them and goes on.
@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".txt", ".text"})
-DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 
 
 class SourceError(Exception):
@@ -26,9 +23,7 @@ class SourceError(Exception):
         return SourceError, (self.path, self.reason)
 
 
-def iter_files(
-    paths: Iterable[Path], suffixes: frozenset[str] = MARKDOWN_SUFFIXES
-) -> Iterator[Path | SourceError]:
+def iter_files(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[Path | SourceError]:
     """Files as given, and files with a known suffix below given folders (sorted, hidden ones skipped)."""
     for path in paths:
         if path.is_dir():
@@ -46,23 +41,8 @@ def iter_files(
             yield SourceError(path, "no such file or directory")
 
 
-def read_markdown(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
-    """The text of a Markdown or plain-text file; binary, empty or oversized files raise SourceError."""
-    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
-        raise SourceError(
-            path, f"unsupported file type {path.suffix or '(no suffix)'}: expected Markdown or text"
-        )
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise SourceError(path, f"file too large ({size / 1e6:.1f} MB > limit {max_bytes / 1e6:.1f} MB)")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(path, exc.strerror or str(exc)) from exc
-    return decode_text(path, data)
-
-
 def decode_text(path: str | Path, data: bytes) -> str:
+    """UTF-8 text (a BOM is allowed); binary, non-UTF-8 or blank content raises SourceError."""
     if b"\0" in data[:8192]:
         raise SourceError(path, "binary content, not text (wrong file type?)")
     try:
