@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ingest.chunker import chunk_markdown
-from ingest.cli_options import build_conversion, conversion_options
+from ingest.cli_options import Conversion, conversion_options
 from ingest.cli_runner import run_click
 from ingest.convert import CONVERTIBLE_SUFFIXES
 from ingest.convert.pool import convert_files
@@ -62,13 +62,7 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     tree: bool,
     tokenizer: Path | None,
     workers: int,
-    max_file_mb: float,
-    max_pages: int,
-    timeout: float,
-    pdf_mode: str,
-    docling_artifacts: Path | None,
-    cache_dir: Path | None,
-    no_cache: bool,
+    conversion: Conversion,
 ) -> None:
     """Cut Markdown (or convertible) files into typed, token-exact chunks.
 
@@ -86,16 +80,10 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     first = True
     if not jsonl:
         out.write("[")
-    options, cache = build_conversion(
-        max_file_mb=max_file_mb,
-        max_pages=max_pages,
-        pdf_mode=pdf_mode,
-        docling_artifacts=docling_artifacts,
-        cache_dir=cache_dir,
-        no_cache=no_cache,
-    )
     files = list(iter_files(paths, CONVERTIBLE_SUFFIXES))
-    converted = convert_files(files, options, workers=workers, timeout=timeout, cache=cache)
+    converted = convert_files(
+        files, conversion.options, workers=workers, timeout=conversion.timeout, cache=conversion.cache
+    )
     for path, result in track_progress(converted, total=len(files), description="chunking"):
         if isinstance(result, SourceError):
             failures += 1

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -21,7 +23,10 @@ def default_cache_dir() -> Path:
 
 
 def conversion_options(func: F) -> F:
-    """Add the conversion options to a click command (applied bottom-up, so listed in reverse)."""
+    """Add the conversion options to a click command; it receives them as one ``conversion`` argument.
+
+    Options are applied bottom-up, so they are listed in reverse.
+    """
     options = [
         click.option("--no-cache", is_flag=True, help="Convert again even when a cached conversion exists."),
         click.option(
@@ -65,25 +70,41 @@ def conversion_options(func: F) -> F:
             help="Larger input files are refused.",
         ),
     ]
+    command = _collect_conversion(func)
     for option in options:
-        func = option(func)
-    return func
+        command = option(command)
+    return cast(F, command)
 
 
-def build_conversion(
-    *,
-    max_file_mb: float,
-    max_pages: int,
-    pdf_mode: str,
-    docling_artifacts: Path | None,
-    cache_dir: Path | None,
-    no_cache: bool,
-) -> tuple[ConvertOptions, ConversionCache | None]:
-    options = ConvertOptions(
-        max_bytes=int(max_file_mb * 1024 * 1024),
-        max_pages=max_pages,
-        pdf_mode=pdf_mode,  # type: ignore[arg-type]  # click.Choice guarantees the literal
-        docling_artifacts=docling_artifacts,
-    )
-    cache = None if no_cache else ConversionCache(cache_dir or default_cache_dir())
-    return options, cache
+@dataclass(frozen=True)
+class Conversion:
+    """What the conversion options add up to, handed to the command as one ``conversion`` argument."""
+
+    options: ConvertOptions
+    cache: ConversionCache | None
+    timeout: float
+
+
+def _collect_conversion(func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def wrapper(
+        *args: Any,
+        max_file_mb: float,
+        max_pages: int,
+        timeout: float,
+        pdf_mode: str,
+        docling_artifacts: Path | None,
+        cache_dir: Path | None,
+        no_cache: bool,
+        **kwargs: Any,
+    ) -> Any:
+        options = ConvertOptions(
+            max_bytes=int(max_file_mb * 1024 * 1024),
+            max_pages=max_pages,
+            pdf_mode=pdf_mode,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+            docling_artifacts=docling_artifacts,
+        )
+        cache = None if no_cache else ConversionCache(cache_dir or default_cache_dir())
+        return func(*args, conversion=Conversion(options, cache, timeout), **kwargs)
+
+    return wrapper

