@@ -17,8 +17,6 @@ from ingest.chunk import chunk_command
 from ingest.cli_runner import run_click
 from ingest.convert_command import convert_command
 
-log = logging.getLogger("sleuth")
-
 
 @click.group(name="sleuth", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(

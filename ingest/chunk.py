@@ -7,7 +7,6 @@ application registers the same command and feeds its defaults from the settings 
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -22,8 +21,6 @@ from ingest.progress import track_progress
 from ingest.sources import SourceError, iter_files
 from ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
 from ingest.tree import document_tree
-
-log = logging.getLogger(__name__)
 
 
 @click.command("chunk")

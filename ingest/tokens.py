@@ -88,18 +88,12 @@ class TokenCounter:
     def count_batch(self, texts: Sequence[str]) -> list[int]:
         return [len(e.ids) for e in self._encode_batch(texts)]
 
-    def spans(self, text: str) -> TokenSpans:
-        return _spans(self._tokenizer.encode(text, add_special_tokens=False))
-
     def encode_batch(self, texts: Sequence[str]) -> list[Encoding]:
         """Encodings in one parallel call; ``TokenSpans.of`` turns the few that need offsets into spans.
 
         Reading offsets out of an encoding costs more than encoding itself, so callers take them lazily.
         """
         return self._encode_batch(texts)
-
-    def spans_batch(self, texts: Sequence[str]) -> list[TokenSpans]:
-        return [_spans(e) for e in self._encode_batch(texts)]
 
     def _encode_batch(self, texts: Sequence[str]) -> list[Encoding]:
         if not texts:
