@@ -12,6 +12,9 @@ from pathlib import Path
 
 import click
 
+from agent.eval_command import eval_group
+from agent.ingest_command import ingest_command
+from agent.search_command import search_command
 from agent.settings import Settings, SettingsError, load_settings
 from ingest.chunk import chunk_command
 from ingest.cli_runner import run_click
@@ -39,6 +42,9 @@ def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> 
 
 app.add_command(convert_command)
 app.add_command(chunk_command)
+app.add_command(ingest_command)
+app.add_command(search_command)
+app.add_command(eval_group)
 
 
 def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
@@ -60,6 +66,7 @@ def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
             **conversion,
         },
         "convert": conversion,
+        "ingest": {"workers": settings.workers, **conversion},
     }
 
 

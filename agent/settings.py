@@ -45,6 +45,19 @@ class Settings(BaseSettings):
     docling_artifacts: Path | None = Field(None, description="Docling layout/table models folder, if any.")
     cache_dir: Path = Field(default_factory=default_cache_dir, description="Conversion cache folder.")
     log_level: str = Field("WARNING", pattern="^(DEBUG|INFO|WARNING|ERROR)$")
+    model_set: Literal["offline", "full"] = Field(
+        "offline",
+        description="offline: provisioned BGE-small + SPLADE-tiny; full: bge-base + SPLADE++ (hub).",
+    )
+    embed_batch: int = Field(16, ge=1, le=1024, description="Texts per encoder call.")
+    encoder_threads: int | None = Field(
+        None, ge=1, le=256, description="onnxruntime threads (None: all cores)."
+    )
+    qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
+    qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")
+    qdrant_collection: str = Field("sleuth", min_length=1, description="Collection name on the server.")
+    qdrant_shards: int = Field(1, ge=1, le=1024, description="Shards of a new server collection.")
+    qdrant_replicas: int = Field(1, ge=1, le=16, description="Replication factor of a new server collection.")
 
     @property
     def tokenizer_dir(self) -> Path:

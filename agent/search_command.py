@@ -1,0 +1,65 @@
+"""``sleuth search QUERY``: hybrid (or dense / sparse) search over the corpus index."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import cast
+
+import click
+
+from agent.settings import Settings
+from agent.workspace import index_options, open_workspace
+from retrieval.search import Searcher, SearchFilters
+from retrieval.store.base import Fusion, Mode
+
+
+@click.command("search")
+@click.argument("query")
+@index_options
+@click.option("-k", "k", type=click.IntRange(min=1, max=1000), default=10, show_default=True)
+@click.option("--mode", type=click.Choice(["hybrid", "dense", "sparse"]), default="hybrid", show_default=True)
+@click.option(
+    "--fusion", type=click.Choice(["rrf", "dbsf"]), default="rrf", show_default=True, help="Hybrid fusion."
+)
+@click.option("--document", "documents", multiple=True, help="Only these document ids (repeatable).")
+@click.option("--type", "chunk_types", multiple=True, help="Only these chunk types: text, table, list, code.")
+@click.option("--section", default=None, help="Only chunks under this heading path prefix (A > B).")
+@click.option("--neighbours", type=click.IntRange(min=0, max=5), default=0, help="Attach N chunks each side.")
+@click.option("--json", "as_json", is_flag=True, help="Hits as a JSON list.")
+@click.pass_obj
+def search_command(  # noqa: PLR0917 - click passes options as parameters
+    settings: Settings,
+    query: str,
+    index_dir: Path | None,
+    qdrant_url: str | None,
+    k: int,
+    mode: str,
+    fusion: str,
+    documents: tuple[str, ...],
+    chunk_types: tuple[str, ...],
+    section: str | None,
+    neighbours: int,
+    as_json: bool,
+) -> None:
+    """Search the corpus; hits carry their chunk, document, section path, source and page."""
+    if not query.strip():
+        raise click.BadParameter("the query is empty", param_hint="QUERY")
+    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
+        hits = Searcher(ws.index, ws.encoders).search(
+            query,
+            k=k,
+            mode=cast(Mode, mode),
+            fusion=cast(Fusion, fusion),
+            filters=SearchFilters(documents, chunk_types, section),
+            neighbours=neighbours,
+        )
+    if as_json:
+        sys.stdout.write(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2) + "\n")
+        return
+    for rank, hit in enumerate(hits, 1):
+        where = f"{hit.source}" + (f" p.{hit.page_start}" if hit.page_start else "")
+        click.echo(f"{rank:>2}. {hit.score:.4f}  {hit.document_id}  [{hit.section_path}]  {where}")
+        snippet = " ".join(hit.content.split())
+        click.echo(f"    {snippet[:300]}{'...' if len(snippet) > 300 else ''}")

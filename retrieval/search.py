@@ -1,0 +1,150 @@
+"""Queries over the index: dense, sparse or hybrid (fused in Qdrant), filters, neighbours, documents."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from retrieval.encoders import Encoders
+from retrieval.index import Index
+from retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    document_ids: Sequence[str] = ()
+    chunk_types: Sequence[str] = ()
+    #: Heading path prefix, e.g. "Installation" or "Installation > Linux".
+    section_prefix: str | None = None
+
+    def match(self) -> Match:
+        match: Match = {"record": "chunk", "state": "live"}
+        if self.document_ids:
+            match["document_id"] = list(self.document_ids)
+        if self.chunk_types:
+            match["chunk_type"] = list(self.chunk_types)
+        if self.section_prefix:
+            match["section_prefixes"] = self.section_prefix.strip()
+        return match
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """The contract's search JSON (first seven fields) plus what a reader of the hit needs next."""
+
+    chunk_id: str
+    document_id: str
+    score: float
+    section_path: str
+    content: str
+    source: str | None
+    page_start: int | None
+    page_end: int | None = None
+    chunk_type: str = "text"
+    prev_chunk_id: str | None = None
+    next_chunk_id: str | None = None
+    neighbours: list[SearchHit] = field(default_factory=list)
+
+    @classmethod
+    def from_record(cls, record: Record) -> SearchHit:
+        p = record.payload
+        return cls(
+            chunk_id=p["chunk_id"],
+            document_id=p["document_id"],
+            score=float(record.score),
+            section_path=p.get("section_path", ""),
+            content=p.get("content", ""),
+            source=p.get("source"),
+            page_start=p.get("page_start"),
+            page_end=p.get("page_end"),
+            chunk_type=p.get("chunk_type", "text"),
+            prev_chunk_id=p.get("prev_chunk_id"),
+            next_chunk_id=p.get("next_chunk_id"),
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        if not self.neighbours:
+            data.pop("neighbours")
+        return data
+
+
+class Searcher:
+    def __init__(self, index: Index, encoders: Encoders) -> None:
+        self.index = index
+        self.encoders = encoders
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        filters: SearchFilters = SearchFilters(),
+        fusion: Fusion = "rrf",
+        neighbours: int = 0,
+    ) -> list[SearchHit]:
+        """Top ``k`` chunks; ``neighbours`` > 0 attaches that many chunks before and after each hit."""
+        records = self._query(query, k, mode, filters, fusion)
+        hits = [SearchHit.from_record(r) for r in records]
+        if neighbours > 0:
+            hits = [self._with_neighbours(h, neighbours) for h in hits]
+        return hits
+
+    def rank_documents(
+        self, query: str, *, k: int = 100, mode: Mode = "hybrid", fusion: Fusion = "rrf"
+    ) -> list[tuple[str, float]]:
+        """Documents ranked by their best chunk (the contract's document-level ranking), best first."""
+        best: dict[str, float] = {}
+        for record in self._query(query, max(3 * k, 100), mode, SearchFilters(), fusion):
+            doc = record.payload["document_id"]
+            if doc not in best:
+                best[doc] = float(record.score)
+            if len(best) == k:
+                break
+        return list(best.items())
+
+    def _query(
+        self, query: str, limit: int, mode: Mode, filters: SearchFilters, fusion: Fusion
+    ) -> list[Record]:
+        dense, sparse = self.encoders.embed_query(query)
+        return self.index.store.query(
+            VectorQuery(
+                mode=mode,
+                limit=limit,
+                dense=dense if mode != "sparse" else None,
+                sparse=sparse if mode != "dense" else None,
+                match=filters.match(),
+                fusion=fusion,
+                prefetch_limit=max(100, limit),
+            )
+        )
+
+    def _with_neighbours(self, hit: SearchHit, n: int) -> SearchHit:
+        """Walk prev/next links ``n`` steps each way (one lookup per step, live chunks only)."""
+        before: list[SearchHit] = []
+        after: list[SearchHit] = []
+        prev_id, next_id = hit.prev_chunk_id, hit.next_chunk_id
+        for _ in range(n):
+            wanted = [i for i in (prev_id, next_id) if i]
+            if not wanted:
+                break
+            found = {
+                r.payload["chunk_id"]: SearchHit.from_record(r)
+                for r in self.index.store.scroll({"record": "chunk", "state": "live", "chunk_id": wanted})
+                if r.payload.get("document_id") == hit.document_id
+            }
+            prev_hit = found.get(prev_id) if prev_id else None
+            next_hit = found.get(next_id) if next_id else None
+            if prev_hit:
+                before.insert(0, prev_hit)
+            if next_hit:
+                after.append(next_hit)
+            prev_id = prev_hit.prev_chunk_id if prev_hit else None
+            next_id = next_hit.next_chunk_id if next_hit else None
+        return SearchHit(**{**_fields(hit), "neighbours": before + after})
+
+
+def _fields(hit: SearchHit) -> dict[str, Any]:
+    return {name: getattr(hit, name) for name in hit.__dataclass_fields__}

@@ -1,0 +1,94 @@
+"""The one small interface both index back ends implement, in neutral types.
+
+The indexer and the searcher speak only this; ``EdgeStore`` (Qdrant's in-process engine, the embedded default)
+and ``ServerStore`` (qdrant-client: a Qdrant server or cluster, or the client's local mode) translate it.
+Filters are deliberately small: payload fields equal to a value (or any of a list), plus ids to exclude. That
+is all the commit protocol and the search filters need, and it maps one-to-one onto both APIs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from retrieval.encoders import SparseVector
+
+DENSE = "dense"
+SPARSE = "sparse"
+#: Payload fields with an index (keyword); every filter the code builds uses only these.
+INDEXED_FIELDS = (
+    "record",
+    "state",
+    "document_id",
+    "chunk_type",
+    "source_key",
+    "key",
+    "section_prefixes",
+    "chunk_id",
+)
+
+Value = str | int | bool
+Match = dict[str, Value | list[str]]
+Mode = Literal["hybrid", "dense", "sparse"]
+Fusion = Literal["rrf", "dbsf"]
+
+
+class StoreError(RuntimeError):
+    """The index cannot be opened or used; ``str()`` is one line naming the index and the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    id: str
+    payload: dict[str, Any]
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    id: str
+    payload: dict[str, Any]
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class VectorQuery:
+    """A dense, sparse or fused query over points matching ``match``."""
+
+    mode: Mode
+    limit: int
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
+    match: Match = field(default_factory=dict)
+    fusion: Fusion = "rrf"
+    #: Candidates each side contributes to the fusion.
+    prefetch_limit: int = 100
+    rrf_k: int = 60
+
+
+class Store(Protocol):
+    """A Qdrant collection seen through the operations sleuth needs."""
+
+    location: str
+
+    def upsert(self, points: Sequence[Point]) -> None: ...
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None: ...
+
+    def delete(self, match: Match, keep_ids: Collection[str] = ()) -> None:
+        """Delete points matching ``match`` except ``keep_ids``."""
+        ...
+
+    def query(self, query: VectorQuery) -> list[Record]: ...
+
+    def retrieve(self, ids: Sequence[str]) -> list[Record]: ...
+
+    def scroll(self, match: Match, page: int = 256) -> Iterator[Record]: ...
+
+    def count(self, match: Match) -> int: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
