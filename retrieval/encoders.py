@@ -124,8 +124,12 @@ class Encoders:
         *,
         threads: int | None = None,
         batch_size: int = 16,
+        sparse_batch_size: int = 4,
     ) -> None:
         self.batch_size = batch_size
+        # SPLADE's graph still holds (batch x sequence x 30,522) logits before pooling: 16 chunks of 256
+        # tokens are 0.5 GB per intermediate. Small batches with the memory arena off keep the peak low.
+        self.sparse_batch_size = sparse_batch_size
         self.model_set = model_set
         try:
             if model_set == "offline":
@@ -134,12 +138,15 @@ class Encoders:
                 sparse_dir = _require(models_dir.expanduser() / SPARSE_MODEL_NAME)
                 self._dense = TextEmbedding(_LOCAL_DENSE, specific_model_path=str(dense_dir), threads=threads)
                 self._sparse: SpladePP | SparseTextEmbedding = _PooledSplade(
-                    _LOCAL_SPARSE, specific_model_path=str(sparse_dir), threads=threads
+                    _LOCAL_SPARSE,
+                    specific_model_path=str(sparse_dir),
+                    threads=threads,
+                    enable_cpu_mem_arena=False,
                 )
                 self.identity = ModelIdentity(DENSE_MODEL_NAME + "-int8", 384, SPARSE_MODEL_NAME)
             else:
                 self._dense = TextEmbedding(_FULL_DENSE, threads=threads)
-                self._sparse = SparseTextEmbedding(_FULL_SPARSE, threads=threads)
+                self._sparse = SparseTextEmbedding(_FULL_SPARSE, threads=threads, enable_cpu_mem_arena=False)
                 self.identity = ModelIdentity(_FULL_DENSE, self._dense.embedding_size, _FULL_SPARSE)
         except ModelLoadError:
             raise
@@ -153,7 +160,7 @@ class Encoders:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         ordered = [texts[i] for i in order]
         dense_sorted = np.stack(list(self._dense.embed(ordered, batch_size=self.batch_size)))
-        sparse_sorted = list(_sparse_vectors(self._sparse.embed(ordered, batch_size=self.batch_size)))
+        sparse_sorted = list(_sparse_vectors(self._sparse.embed(ordered, batch_size=self.sparse_batch_size)))
         dense = np.empty_like(dense_sorted)
         sparse: list[SparseVector] = [sparse_sorted[0]] * len(texts)
         for rank, original in enumerate(order):

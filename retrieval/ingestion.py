@@ -189,12 +189,14 @@ class Ingestor:
             )
             self.index.write(record, chunks, dense[offset : offset + n], sparse[offset : offset + n])
             offset += n
+            log.info("%s: %d chunks indexed", doc.source, n)
             self.report.chunks_written += n
             if known:
                 self.report.updated += 1
             else:
                 self.report.added += 1
         self.index.store.flush()
+        log.info("flushed %d documents to the index", len(batch))
         self.report.seconds["store"] += time.perf_counter() - started
 
     def fail(self, line: str) -> None:

@@ -12,6 +12,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from ingest.tokens import TokenCounter, default_models_dir, default_tokenizer_dir
+from retrieval.encoders import Encoders
 
 # Tests (and the CLI subprocesses they start) keep their conversion cache to themselves, and still find the
 # provisioned models.
@@ -29,3 +30,9 @@ def counter() -> TokenCounter:
 @pytest.fixture(scope="session")
 def real_markdown() -> dict[str, str]:
     return {p.stem: p.read_text() for p in sorted((DATA / "markdown").glob("*.md"))}
+
+
+@pytest.fixture(scope="session")
+def encoders() -> Encoders:
+    """The real offline models (BGE-small INT8 + SPLADE-tiny), loaded once per test session."""
+    return Encoders(default_models_dir(), "offline", threads=2)

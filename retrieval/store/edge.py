@@ -39,10 +39,10 @@ class EdgeStore:
             else:
                 raise StoreError(f"index {folder}: no index here (run `sleuth ingest` first)")
         except StoreError:
-            os.close(self._lock)
+            _unlock(self._lock)
             raise
         except Exception as exc:
-            os.close(self._lock)
+            _unlock(self._lock)
             raise StoreError(
                 f"index {folder} is unreadable ({_one_line(exc)}); delete it and ingest again"
             ) from exc
@@ -119,7 +119,7 @@ class EdgeStore:
             self._shard.flush()
             self._shard.close()
         finally:
-            os.close(self._lock)
+            _unlock(self._lock)
 
 
 def _config(dense_dim: int) -> qe.EdgeConfig:
@@ -131,17 +131,37 @@ def _config(dense_dim: int) -> qe.EdgeConfig:
 
 
 def _lock(folder: Path, *, create: bool) -> int:
+    """An exclusive POSIX record lock on ``folder/.lock``.
+
+    ``lockf`` rather than ``flock``: a record lock belongs to the process and is not inherited by the
+    conversion workers it forks, so a killed ingest releases the index even while its orphaned workers wind
+    down. Record locks do not exclude the same process, hence the in-process set.
+    """
     if not folder.is_dir():
         if not create:
             raise StoreError(f"index {folder}: no such folder (run `sleuth ingest` first)")
         folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    key = str(folder.resolve())
+    if key in _OPEN_HERE:
+        raise StoreError(f"index {folder} is in use by another sleuth process")
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
         os.close(fd)
         raise StoreError(f"index {folder} is in use by another sleuth process") from None
+    _OPEN_HERE[key] = fd
     return fd
+
+
+def _unlock(fd: int) -> None:
+    for key, held in list(_OPEN_HERE.items()):
+        if held == fd:
+            del _OPEN_HERE[key]
+    os.close(fd)
+
+
+_OPEN_HERE: dict[str, int] = {}
 
 
 def _point(p: Point) -> qe.Point:

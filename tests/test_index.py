@@ -1,0 +1,211 @@
+"""The index with real models and both real engines: Qdrant Edge (embedded) and qdrant-client's local mode.
+
+Idempotence, replacement without orphans, pruning, filters, neighbours, the model guard. Crash and corruption
+cases run the CLI in subprocesses (tests/test_ingest_cli.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from qdrant_client import QdrantClient
+
+from ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from ingest.sources import iter_files
+from ingest.tokens import TokenCounter
+from retrieval.encoders import Encoders, ModelIdentity
+from retrieval.index import Index, ModelMismatchError
+from retrieval.ingestion import Ingestor, Shard
+from retrieval.search import Searcher, SearchFilters
+from retrieval.store import EdgeStore, ServerStore, Store, StoreError
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+
+
+pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect in the local Qdrant")
+
+
+def _open(kind: str, folder: Path, create: bool = True) -> Store:
+    if kind == "edge":
+        return EdgeStore(folder / "edge", 384, create=create)
+    return ServerStore(
+        QdrantClient(path=str(folder / "local")), "sleuth", 384, create=create, location="local"
+    )
+
+
+@pytest.fixture(params=["edge", "qdrant-client-local"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    opened = _open(request.param, tmp_path)
+    yield opened
+    opened.close()
+
+
+def _ingestor(store: Store, encoders: Encoders, counter: TokenCounter, **kw: int) -> Ingestor:
+    index = Index(store, encoders.identity, create=True)
+    return Ingestor(index, encoders, counter, max_tokens=kw.get("max_tokens", 64), overlap_tokens=8)
+
+
+def _ingest(ingestor: Ingestor, *paths: Path, prune: bool = False) -> None:
+    ingestor.ingest_files(iter_files(paths, CONVERTIBLE_SUFFIXES), ConvertOptions())
+    if prune:
+        ingestor.prune(paths)
+
+
+def _live_chunks(store: Store) -> list[dict[str, object]]:
+    return [r.payload for r in store.scroll({"record": "chunk", "state": "live"})]
+
+
+def _corpus(tmp_path: Path, names: tuple[str, ...] = ("lithium", "copper", "toyota", "silicon")) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir(parents=True)
+    for name in names:
+        shutil.copy(SAMPLE / f"{name}.md", folder / f"{name}.md")
+    return folder
+
+
+def test_ingest_is_idempotent(
+    store: Store, encoders: Encoders, counter: TokenCounter, tmp_path: Path
+) -> None:
+    docs = _corpus(tmp_path)
+    first = _ingestor(store, encoders, counter)
+    _ingest(first, docs)
+    assert (first.report.added, first.report.failed) == (4, 0)
+    chunks = _live_chunks(store)
+    assert len(chunks) == first.report.chunks_written > 4  # 64-token chunks: several per lead
+    again = _ingestor(store, encoders, counter)
+    _ingest(again, docs)
+    assert (again.report.unchanged, again.report.added, again.report.chunks_written) == (4, 0, 0)
+    assert sorted(str(c["chunk_id"]) for c in _live_chunks(store)) == sorted(
+        str(c["chunk_id"]) for c in chunks
+    )
+    assert store.count({"record": "chunk"}) == len(chunks)  # nothing pending or orphaned
+
+
+def test_changed_file_replaces_its_chunks(
+    store: Store, encoders: Encoders, counter: TokenCounter, tmp_path: Path
+) -> None:
+    docs = _corpus(tmp_path)
+    _ingest(_ingestor(store, encoders, counter), docs)
+    others_before = [c for c in _live_chunks(store) if c["document_id"] != "copper"]
+    (docs / "copper.md").write_text("# Copper\n\nCopper prices in the zorblax market rose sharply in 2031.\n")
+    rerun = _ingestor(store, encoders, counter)
+    _ingest(rerun, docs)
+    assert (rerun.report.updated, rerun.report.unchanged) == (1, 3)
+    copper = [c for c in _live_chunks(store) if c["document_id"] == "copper"]
+    assert len(copper) == 1 and "zorblax" in str(copper[0]["content"])
+    assert store.count({"record": "chunk", "document_id": "copper"}) == 1  # old version fully gone
+    others_after = [c for c in _live_chunks(store) if c["document_id"] != "copper"]
+    assert sorted(map(str, others_after)) == sorted(map(str, others_before))
+    hits = Searcher(rerun.index, encoders).search("zorblax copper prices", k=3, mode="sparse")
+    assert hits[0].document_id == "copper"
+
+
+def test_prune_drops_deleted_files_only_under_the_given_paths(
+    store: Store, encoders: Encoders, counter: TokenCounter, tmp_path: Path
+) -> None:
+    docs = _corpus(tmp_path)
+    elsewhere = _corpus(tmp_path / "b", ("taiwan",))
+    _ingest(_ingestor(store, encoders, counter), docs, elsewhere)
+    (docs / "toyota.md").unlink()
+    rerun = _ingestor(store, encoders, counter)
+    _ingest(rerun, docs, prune=True)
+    assert rerun.report.removed == 1
+    documents = {c["document_id"] for c in _live_chunks(store)}
+    assert documents == {"lithium", "copper", "silicon", "taiwan"}
+    assert not [d for d in rerun.index.documents() if d.document_id == "toyota"]
+
+
+def test_search_modes_filters_and_neighbours(
+    store: Store, encoders: Encoders, counter: TokenCounter, tmp_path: Path
+) -> None:
+    docs = _corpus(tmp_path)
+    (docs / "guide.md").write_text(
+        "# Guide\n\n## Install\n\nRun the installer on Linux with apt.\n\n"
+        "## Usage\n\n| flag | meaning |\n|---|---|\n| -v | verbose output |\n\n"
+        "```\nsleuth search battery\n```\n"
+    )
+    ingestor = _ingestor(store, encoders, counter)
+    _ingest(ingestor, docs)
+    searcher = Searcher(ingestor.index, encoders)
+    for mode in ("hybrid", "dense", "sparse"):
+        hits = searcher.search("lithium alkali metal", k=3, mode=mode)  # type: ignore[arg-type]
+        assert hits and hits[0].document_id == "lithium", mode
+    dbsf = searcher.search("lithium alkali metal", k=3, fusion="dbsf")
+    assert dbsf[0].document_id == "lithium"
+    only_copper = searcher.search("lithium alkali metal", k=5, filters=SearchFilters(document_ids=["copper"]))
+    assert only_copper and {h.document_id for h in only_copper} == {"copper"}
+    tables = searcher.search("verbose flag", k=5, filters=SearchFilters(chunk_types=["table"]))
+    assert tables and all(h.chunk_type == "table" for h in tables)
+    usage = searcher.search("installer", k=5, filters=SearchFilters(section_prefix="Guide > Usage"))
+    assert usage and all(h.section_path.startswith("Guide > Usage") for h in usage)
+    (hit,) = searcher.search("Run the installer on Linux", k=1, filters=SearchFilters(document_ids=["guide"]))
+    with_context = searcher.search(
+        "Run the installer on Linux", k=1, filters=SearchFilters(document_ids=["guide"]), neighbours=1
+    )[0]
+    expected = {hit.prev_chunk_id, hit.next_chunk_id} - {None}
+    assert {n.chunk_id for n in with_context.neighbours} == expected
+
+
+def test_document_ranking_uses_the_best_chunk(
+    store: Store, encoders: Encoders, counter: TokenCounter, tmp_path: Path
+) -> None:
+    ingestor = _ingestor(store, encoders, counter)
+    _ingest(ingestor, _corpus(tmp_path))
+    ranked = Searcher(ingestor.index, encoders).rank_documents("Japanese car maker", k=10)
+    assert ranked[0][0] == "toyota"
+    assert len({d for d, _ in ranked}) == len(ranked) == 4  # one entry per document
+
+
+def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:
+    store = _open("edge", tmp_path)
+    try:
+        Index(store, encoders.identity, create=True)
+        with pytest.raises(ModelMismatchError, match=r"was built with dense=bge-small-en-v1\.5-int8"):
+            Index(
+                store, ModelIdentity("BAAI/bge-base-en-v1.5", 768, "prithivida/Splade_PP_en_v1"), create=True
+            )
+    finally:
+        store.close()
+
+
+def test_a_second_process_cannot_open_an_embedded_index(tmp_path: Path) -> None:
+    first = _open("edge", tmp_path)
+    try:
+        with pytest.raises(StoreError, match="in use by another sleuth process"):
+            _open("edge", tmp_path)
+    finally:
+        first.close()
+    _open("edge", tmp_path).close()  # released on close
+
+
+def test_shards_partition_the_sources() -> None:
+    keys = [f"/data/file{i}.pdf" for i in range(200)]
+    shards = [Shard(i, 3) for i in range(3)]
+    owners = [sum(s.owns(k) for s in shards) for k in keys]
+    assert owners == [1] * 200
+    assert all(sum(s.owns(k) for k in keys) > 40 for s in shards)
+    with pytest.raises(ValueError, match="i/n"):
+        Shard.parse("3")
+    with pytest.raises(ValueError, match="0 <= i < n"):
+        Shard.parse("3/3")
+
+
+def test_sparse_model_is_provisioned_with_pooling_in_the_graph(encoders: Encoders) -> None:
+    import json  # noqa: PLC0415
+
+    from ingest.tokens import default_models_dir  # noqa: PLC0415
+    from retrieval.provision import SPARSE_SPLADE_TINY, is_provisioned  # noqa: PLC0415
+
+    folder = default_models_dir() / SPARSE_SPLADE_TINY.name
+    assert is_provisioned(SPARSE_SPLADE_TINY, default_models_dir())
+    manifest = json.loads((folder / "sleuth-model.json").read_text())
+    assert manifest["build_version"] == SPARSE_SPLADE_TINY.build_version
+    assert "model.onnx" in manifest["files"] and "model.safetensors" not in manifest["files"]
+    dense, sparse = encoders.embed_passages(["Lithium is the lightest metal.", "x"])
+    assert dense.shape == (2, 384)
+    vocab = json.loads((folder / "tokenizer.json").read_text())["model"]["vocab"]
+    assert vocab["lithium"] in sparse[0].indices  # the text's own terms carry weight
+    assert all(v > 0 for v in sparse[0].values)
