@@ -42,6 +42,9 @@ demo: $(STAMP) models
 
 bench: $(STAMP) models
 	$(BIN)/python -m benchmarks.chunking
+	$(BIN)/python -m benchmarks.conversion
+	$(BIN)/python -m benchmarks.retrieval
+	$(BIN)/python -m benchmarks.stores
 
 lock:
 	rm -rf /tmp/sleuth-lock && $(PYTHON) -m venv /tmp/sleuth-lock

@@ -7,9 +7,11 @@ files in it, and an index built with other models.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -200,3 +202,28 @@ def test_prune_through_the_cli(tmp_path: Path) -> None:
     shutil.rmtree(docs / "sub", ignore_errors=True)
     report = json.loads(run(["ingest", str(docs), "--index", str(index), "--prune", "--json"]).stdout)
     assert (report["removed"], report["unchanged"]) == (1, 25)
+
+
+def test_demo_ingests_the_sample_and_searches(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    first = subprocess.run(
+        [sys.executable, "-m", "agent.demo"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    results = json.loads((tmp_path / ".sleuth" / "demo" / "search.json").read_text())
+    assert len(results["hits"]) == 5 and set(results["hits"][0]) >= HITS_FIELDS
+    assert "search results written to" in first.stdout
+    second = subprocess.run(
+        [sys.executable, "-m", "agent.demo"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert second.returncode == 0 and "26 unchanged" in second.stderr
