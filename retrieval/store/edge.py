@@ -71,7 +71,11 @@ class EdgeStore:
             else None
         )
         if query.mode == "hybrid":
-            fusion: Any = qe.Fusion.Rrf(k=query.rrf_k) if query.fusion == "rrf" else qe.Fusion.Dbsf()
+            fusion: Any = (
+                qe.Fusion.Rrf(k=query.rrf_k, weights=list(query.rrf_weights))
+                if query.fusion == "rrf"
+                else qe.Fusion.Dbsf()
+            )
             request = qe.QueryRequest(
                 limit=query.limit,
                 prefetches=[

@@ -88,7 +88,7 @@ class ServerStore:
         )
         if query.mode == "hybrid":
             fusion = (
-                models.RrfQuery(rrf=models.Rrf(k=query.rrf_k))
+                models.RrfQuery(rrf=models.Rrf(k=query.rrf_k, weights=list(query.rrf_weights)))
                 if query.fusion == "rrf"
                 else models.FusionQuery(fusion=models.Fusion.DBSF)
             )
@@ -97,7 +97,12 @@ class ServerStore:
                     self._collection,
                     prefetch=[
                         models.Prefetch(query=dense, using=DENSE, limit=query.prefetch_limit, filter=flt),
-                        models.Prefetch(query=sparse, using=SPARSE, limit=query.prefetch_limit, filter=flt),
+                        models.Prefetch(
+                            query=sparse,
+                            using=SPARSE,
+                            limit=query.prefetch_limit,
+                            filter=flt,
+                        ),
                     ],
                     query=fusion,
                     limit=query.limit,
