@@ -11,14 +11,11 @@ from typing import cast
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.settings import Settings
-from agent.workspace import open_workspace
-from ingest.tokens import TokenCounter, TokenizerNotFoundError
+from agent.workspace import make_ingestor, open_workspace, progress_bar
 from retrieval.beir import Dataset, DatasetError, write_trec_run
 from retrieval.evaluation import evaluate, index_corpus
-from retrieval.ingestion import Ingestor
 from retrieval.search import Searcher
 from retrieval.store.base import Fusion, Mode
 
@@ -56,33 +53,12 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
         dataset = Dataset.load(dataset_dir)
     except DatasetError as exc:
         raise click.UsageError(str(exc)) from exc
-    try:
-        counter = TokenCounter.from_dir(settings.tokenizer_dir)
-    except TokenizerNotFoundError as exc:
-        raise click.UsageError(f"{exc} (run `make models`)") from exc
     console = Console(stderr=True)
     with ExitStack() as stack:
         folder = index_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="sleuth-eval-")))
         ws = stack.enter_context(open_workspace(settings, index_dir=folder, qdrant_url=None, create=True))
-        ingestor = Ingestor(
-            ws.index,
-            ws.encoders,
-            counter,
-            max_tokens=settings.max_tokens,
-            overlap_tokens=settings.overlap_tokens,
-            on_error=lambda line: console.print(f"sleuth: error: {line}", markup=False),
-        )
-        progress = stack.enter_context(
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                disable=not console.is_terminal,
-                transient=True,
-            )
-        )
+        ingestor = make_ingestor(settings, ws, console)
+        progress = stack.enter_context(progress_bar(console))
         task = progress.add_task("indexing corpus", total=None)
         try:
             index_corpus(dataset, ingestor, progress=lambda n: progress.advance(task, n))

@@ -9,15 +9,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.settings import Settings
-from agent.workspace import index_options, open_workspace
+from agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
 from ingest.cli_options import Conversion, conversion_options
 from ingest.convert import CONVERTIBLE_SUFFIXES
 from ingest.sources import iter_files
-from ingest.tokens import TokenCounter, TokenizerNotFoundError
-from retrieval.ingestion import Ingestor, IngestReport, Shard
+from retrieval.ingestion import IngestReport, Shard
 
 
 @click.command("ingest")
@@ -56,35 +54,13 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
         shard_spec = Shard.parse(shard)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--shard") from exc
-    try:
-        counter = TokenCounter.from_dir(settings.tokenizer_dir)
-    except TokenizerNotFoundError as exc:
-        raise click.UsageError(f"{exc} (run `make models`)") from exc
     files = list(iter_files(paths, CONVERTIBLE_SUFFIXES))
     console = Console(stderr=True)
 
-    def error(line: str) -> None:
-        console.print(f"sleuth: error: {line}", markup=False, highlight=False, soft_wrap=True)
-
     with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as ws:
-        ingestor = Ingestor(
-            ws.index,
-            ws.encoders,
-            counter,
-            max_tokens=settings.max_tokens,
-            overlap_tokens=settings.overlap_tokens,
-            on_error=error,
-        )
-        with Progress(
-            TextColumn("ingesting"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            disable=not console.is_terminal,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("ingest", total=len(files))
+        ingestor = make_ingestor(settings, ws, console)
+        with progress_bar(console) as progress:
+            task = progress.add_task("ingesting", total=len(files))
             ingestor.ingest_files(
                 files,
                 conversion.options,

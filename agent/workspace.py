@@ -8,10 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.settings import Settings
+from ingest.tokens import TokenCounter, TokenizerNotFoundError
 from retrieval.encoders import Encoders, ModelLoadError
 from retrieval.index import Index
+from retrieval.ingestion import Ingestor
 from retrieval.store import StoreError, open_store
 
 
@@ -79,3 +83,34 @@ def open_workspace(
         yield Workspace(encoders, index)
     finally:
         store.close()
+
+
+def progress_bar(console: Console) -> Progress:
+    """The bar ingest-like commands show on a terminal (stderr; nothing when piped)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+
+
+def make_ingestor(settings: Settings, ws: Workspace, console: Console) -> Ingestor:
+    """An ingestor with the configured chunking that reports each failed input as one stderr line."""
+    try:
+        counter = TokenCounter.from_dir(settings.tokenizer_dir)
+    except TokenizerNotFoundError as exc:
+        raise click.UsageError(f"{exc} (run `make models`)") from exc
+    return Ingestor(
+        ws.index,
+        ws.encoders,
+        counter,
+        max_tokens=settings.max_tokens,
+        overlap_tokens=settings.overlap_tokens,
+        on_error=lambda line: console.print(
+            f"sleuth: error: {line}", markup=False, highlight=False, soft_wrap=True
+        ),
+    )

@@ -206,24 +206,21 @@ def test_prune_through_the_cli(tmp_path: Path) -> None:
 
 def test_demo_ingests_the_sample_and_searches(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    first = subprocess.run(
-        [sys.executable, "-m", "agent.demo"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+
+    def demo() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "agent.demo"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    first = demo()
     assert first.returncode == 0, first.stderr
     results = json.loads((tmp_path / ".sleuth" / "demo" / "search.json").read_text())
     assert len(results["hits"]) == 5 and set(results["hits"][0]) >= HITS_FIELDS
     assert "search results written to" in first.stdout
-    second = subprocess.run(
-        [sys.executable, "-m", "agent.demo"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    second = demo()
     assert second.returncode == 0 and "26 unchanged" in second.stderr

@@ -96,3 +96,9 @@ class Store(Protocol):
     def flush(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+def one_line(exc: BaseException) -> str:
+    """First line of an engine's error, for the one-line messages the CLI prints."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

@@ -17,7 +17,17 @@ from typing import Any
 import qdrant_edge as qe
 
 from retrieval.encoders import SparseVector
-from retrieval.store.base import DENSE, INDEXED_FIELDS, SPARSE, Match, Point, Record, StoreError, VectorQuery
+from retrieval.store.base import (
+    DENSE,
+    INDEXED_FIELDS,
+    SPARSE,
+    Match,
+    Point,
+    Record,
+    StoreError,
+    VectorQuery,
+    one_line,
+)
 
 _BATCH = 256
 
@@ -44,7 +54,7 @@ class EdgeStore:
         except Exception as exc:
             _unlock(self._lock)
             raise StoreError(
-                f"index {folder} is unreadable ({_one_line(exc)}); delete it and ingest again"
+                f"index {folder} is unreadable ({one_line(exc)}); delete it and ingest again"
             ) from exc
 
     def upsert(self, points: Sequence[Point]) -> None:
@@ -186,11 +196,6 @@ def _filter(match: Match, keep_ids: Collection[str] = ()) -> qe.Filter | None:
     if not must and not must_not:
         return None
     return qe.Filter(must=must or None, must_not=must_not or None)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
 
 
 __all__ = ["EdgeStore", "SparseVector"]

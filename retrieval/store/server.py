@@ -17,7 +17,17 @@ from typing import Any, TypeVar
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from retrieval.store.base import DENSE, INDEXED_FIELDS, SPARSE, Match, Point, Record, StoreError, VectorQuery
+from retrieval.store.base import (
+    DENSE,
+    INDEXED_FIELDS,
+    SPARSE,
+    Match,
+    Point,
+    Record,
+    StoreError,
+    VectorQuery,
+    one_line,
+)
 
 log = logging.getLogger(__name__)
 _BATCH = 128
@@ -43,7 +53,7 @@ class ServerStore:
         try:
             exists = client.collection_exists(collection)
         except Exception as exc:
-            raise StoreError(f"Qdrant at {location} is unreachable ({_one_line(exc)})") from exc
+            raise StoreError(f"Qdrant at {location} is unreachable ({one_line(exc)})") from exc
         if not exists:
             if not create:
                 raise StoreError(f"Qdrant at {location}: no collection {collection!r} (run `sleuth ingest`)")
@@ -164,9 +174,9 @@ class ServerStore:
             except (ResponseHandlingException, UnexpectedResponse) as exc:
                 status = getattr(exc, "status_code", None)
                 if attempt == _ATTEMPTS or (status is not None and status < 500 and status != 429):
-                    raise StoreError(f"Qdrant at {self.location}: {_one_line(exc)}") from exc
+                    raise StoreError(f"Qdrant at {self.location}: {one_line(exc)}") from exc
                 log.warning(
-                    "Qdrant at %s: %s; retry %d in %.1fs", self.location, _one_line(exc), attempt, delay
+                    "Qdrant at %s: %s; retry %d in %.1fs", self.location, one_line(exc), attempt, delay
                 )
                 time.sleep(delay)
                 delay *= 2
@@ -193,8 +203,3 @@ def _filter(match: Match, keep_ids: Collection[str] = ()) -> models.Filter | Non
     if not must and not must_not:
         return None
     return models.Filter(must=must or None, must_not=must_not or None)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
