@@ -26,11 +26,11 @@ from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
 from ingest.tokens import DENSE_MODEL_NAME
+from retrieval.provision import SPARSE_MODEL_NAME
 
 log = logging.getLogger(__name__)
 
 ModelSet = Literal["offline", "full"]
-SPARSE_MODEL_NAME = "splade-tiny"
 _LOCAL_DENSE = "sleuth/bge-small-en-v1.5-int8"
 _LOCAL_SPARSE = "sleuth/splade-tiny-pooled"
 _FULL_DENSE = "BAAI/bge-base-en-v1.5"

@@ -219,7 +219,8 @@ class Ingestor:
     ) -> None:
         """Convert and add every changed file; ``progress(n)`` is told of each file finished."""
         started = time.perf_counter()
-        known: dict[str, bool] = {}
+        # Per changed source: (was it indexed before, its digest), so each file is hashed once.
+        pending: dict[str, tuple[bool, str]] = {}
 
         def changed() -> Iterator[Path | SourceError]:
             for item in files:
@@ -243,7 +244,7 @@ class Ingestor:
                     if progress:
                         progress(1)
                     continue
-                known[key] = was_known
+                pending[key] = (was_known, digest)
                 yield item
 
         converted = convert_files(changed(), options, workers=workers, timeout=timeout, cache=cache)
@@ -254,17 +255,19 @@ class Ingestor:
                 self.fail(str(result))
             else:
                 key = source_key(path)
+                # A file named twice in PATHS is converted twice; its second occurrence is hashed again.
+                was_known, digest = pending.pop(key) if key in pending else (False, file_digest(path))
                 self.add(
                     SourceText(
                         key=key,
                         source=str(path),
                         document_id=path.stem,
-                        digest=file_digest(path),
+                        digest=digest,
                         markdown=result.markdown,
                         converter=result.converter,
                         pages=result.pages,
                     ),
-                    known=known.get(key, False),
+                    known=was_known,
                 )
             if progress:
                 progress(1)

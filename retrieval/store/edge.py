@@ -16,7 +16,6 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from retrieval.encoders import SparseVector
 from retrieval.store.base import (
     DENSE,
     INDEXED_FIELDS,
@@ -196,6 +195,3 @@ def _filter(match: Match, keep_ids: Collection[str] = ()) -> qe.Filter | None:
     if not must and not must_not:
         return None
     return qe.Filter(must=must or None, must_not=must_not or None)
-
-
-__all__ = ["EdgeStore", "SparseVector"]
