@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from retrieval.encoders import Encoders
@@ -143,8 +143,4 @@ class Searcher:
                 after.append(next_hit)
             prev_id = prev_hit.prev_chunk_id if prev_hit else None
             next_id = next_hit.next_chunk_id if next_hit else None
-        return SearchHit(**{**_fields(hit), "neighbours": before + after})
-
-
-def _fields(hit: SearchHit) -> dict[str, Any]:
-    return {name: getattr(hit, name) for name in hit.__dataclass_fields__}
+        return replace(hit, neighbours=before + after)
