@@ -4,7 +4,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-MODELS_STAMP := $(VENV)/.models
+# The editable install links every package file into a tree under build/ (setuptools' strict mode: the only
+# editable mode in which mypy can see the sleuth.* names that package-dir gives ingest/, retrieval/, agent/).
+# A new or removed file changes this name, and the install links again.
+PACKAGE_FILES := $(shell find ingest retrieval agent -type f -not -path '*/__pycache__/*' 2>/dev/null | sort | cksum | cut -d' ' -f1)
+LINKED := $(VENV)/.linked-$(PACKAGE_FILES)
 
 # Tests, benchmarks and the demo never reach a model hub.
 export HF_HUB_OFFLINE := 1
@@ -13,34 +17,38 @@ export HF_DATASETS_OFFLINE := 1
 
 .PHONY: install models test lint typecheck unit demo bench lock clean
 
-install: $(STAMP)
+install: $(LINKED)
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@
 
-models: $(STAMP)
-	$(BIN)/python -m retrieval.provision
+$(LINKED): $(STAMP)
+	rm -f $(VENV)/.linked-*
+	$(BIN)/python -m pip install --quiet --no-deps -e . --config-settings editable_mode=strict
+	@touch $@
 
-lint: $(STAMP)
+models: $(LINKED)
+	$(BIN)/python -m sleuth.retrieval.provision
+
+lint: $(LINKED)
 	$(BIN)/ruff check ingest retrieval agent tests benchmarks
 	$(BIN)/ruff format --check ingest retrieval agent tests benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(LINKED)
 	$(BIN)/mypy
 
-unit: $(STAMP) models
+unit: $(LINKED) models
 	$(BIN)/pytest
 
 test: lint typecheck unit
 
-demo: $(STAMP) models
-	$(BIN)/python -m agent.demo
+demo: $(LINKED) models
+	$(BIN)/python -m sleuth.agent.demo
 
-bench: $(STAMP) models
+bench: $(LINKED) models
 	$(BIN)/python -m benchmarks.chunking
 	$(BIN)/python -m benchmarks.conversion
 	$(BIN)/python -m benchmarks.retrieval
@@ -48,7 +56,7 @@ bench: $(STAMP) models
 
 lock:
 	rm -rf /tmp/sleuth-lock && $(PYTHON) -m venv /tmp/sleuth-lock
-	/tmp/sleuth-lock/bin/pip install --quiet -e '.[dev]'
+	/tmp/sleuth-lock/bin/pip install --quiet -e '.[all,dev]'
 	{ echo '# Exact versions installed by `make` (regenerate: make lock). Ranges live in pyproject.toml.'; \
 	  /tmp/sleuth-lock/bin/pip freeze --exclude-editable; } > requirements.lock
 

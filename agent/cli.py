@@ -12,13 +12,13 @@ from pathlib import Path
 
 import click
 
-from agent.eval_command import eval_group
-from agent.ingest_command import ingest_command
-from agent.search_command import search_command
-from agent.settings import Settings, SettingsError, load_settings
-from ingest.chunk import chunk_command
-from ingest.cli_runner import run_click
-from ingest.convert_command import convert_command
+from sleuth.agent.eval_command import eval_group
+from sleuth.agent.ingest_command import ingest_command
+from sleuth.agent.search_command import search_command
+from sleuth.agent.settings import Settings, SettingsError, load_settings
+from sleuth.ingest.chunk import chunk_command
+from sleuth.ingest.cli_runner import run_click
+from sleuth.ingest.convert_command import convert_command
 
 
 @click.group(name="sleuth", context_settings={"help_option_names": ["-h", "--help"]})

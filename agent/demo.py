@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from agent.cli import main as sleuth
+from sleuth.agent.cli import main as sleuth
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"

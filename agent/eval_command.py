@@ -12,12 +12,12 @@ from typing import cast
 import click
 from rich.console import Console
 
-from agent.settings import Settings
-from agent.workspace import make_ingestor, open_workspace, progress_bar
-from retrieval.beir import Dataset, DatasetError, write_trec_run
-from retrieval.evaluation import evaluate, index_corpus
-from retrieval.search import Searcher
-from retrieval.store.base import Fusion, Mode
+from sleuth.agent.settings import Settings
+from sleuth.agent.workspace import make_ingestor, open_workspace, progress_bar
+from sleuth.retrieval.beir import Dataset, DatasetError, write_trec_run
+from sleuth.retrieval.evaluation import evaluate, index_corpus
+from sleuth.retrieval.search import Searcher
+from sleuth.retrieval.store.base import Fusion, Mode
 
 
 @click.group("eval")

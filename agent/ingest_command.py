@@ -10,12 +10,12 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from agent.settings import Settings
-from agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
-from ingest.cli_options import Conversion, conversion_options
-from ingest.convert import CONVERTIBLE_SUFFIXES
-from ingest.sources import iter_files
-from retrieval.ingestion import IngestReport, Shard
+from sleuth.agent.settings import Settings
+from sleuth.agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
+from sleuth.ingest.cli_options import Conversion, conversion_options
+from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES
+from sleuth.ingest.sources import iter_files
+from sleuth.retrieval.ingestion import IngestReport, Shard
 
 
 @click.command("ingest")

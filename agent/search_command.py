@@ -9,10 +9,10 @@ from typing import cast
 
 import click
 
-from agent.settings import Settings
-from agent.workspace import index_options, open_workspace
-from retrieval.search import Searcher, SearchFilters
-from retrieval.store.base import Fusion, Mode
+from sleuth.agent.settings import Settings
+from sleuth.agent.workspace import index_options, open_workspace
+from sleuth.retrieval.search import Searcher, SearchFilters
+from sleuth.retrieval.store.base import Fusion, Mode
 
 
 @click.command("search")

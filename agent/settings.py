@@ -19,8 +19,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from ingest.cli_options import default_cache_dir
-from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
+from sleuth.ingest.cli_options import default_cache_dir
+from sleuth.ingest.tokens import DENSE_MODEL_NAME, default_models_dir
 
 DEFAULT_CONFIG = Path("configs/sleuth.toml")
 

@@ -11,12 +11,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agent.settings import Settings
-from ingest.tokens import TokenCounter, TokenizerNotFoundError
-from retrieval.encoders import Encoders, ModelLoadError
-from retrieval.index import Index
-from retrieval.ingestion import Ingestor
-from retrieval.store import StoreError, open_store
+from sleuth.agent.settings import Settings
+from sleuth.ingest.tokens import TokenCounter, TokenizerNotFoundError
+from sleuth.retrieval.encoders import Encoders, ModelLoadError
+from sleuth.retrieval.index import Index
+from sleuth.retrieval.ingestion import Ingestor
+from sleuth.retrieval.store import StoreError, open_store
 
 
 @dataclass

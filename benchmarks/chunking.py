@@ -23,8 +23,8 @@ from typing import Any
 from rich.progress import track
 
 from benchmarks.report import write_section
-from ingest import TokenCounter, chunk_markdown
-from ingest.tokens import default_tokenizer_dir
+from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.tokens import default_tokenizer_dir
 
 REPO = Path(__file__).resolve().parents[1]
 log = logging.getLogger(__name__)

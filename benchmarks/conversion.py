@@ -23,9 +23,9 @@ from typing import Any
 from rich.progress import track
 
 from benchmarks.report import write_section
-from ingest.convert import ConvertOptions, convert_file
-from ingest.convert.pdf_layout import read_outline
-from ingest.convert.quality import heading_recall
+from sleuth.ingest.convert import ConvertOptions, convert_file
+from sleuth.ingest.convert.pdf_layout import read_outline
+from sleuth.ingest.convert.quality import heading_recall
 
 REPO = Path(__file__).resolve().parents[1]
 _TABLE = re.compile(r"^\|.*\|\n\|[-:| ]+\|$", re.M)

@@ -22,17 +22,17 @@ import bm25s
 
 from benchmarks.fanout_beir import build
 from benchmarks.report import write_section
-from ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
-from ingest.sources import iter_files
-from ingest.tokens import TokenCounter, default_models_dir
-from retrieval.beir import Dataset
-from retrieval.encoders import Encoders
-from retrieval.evaluation import RetrievalEval, evaluate
-from retrieval.index import Index
-from retrieval.ingestion import Ingestor, IngestReport, passage_text
-from retrieval.metrics import score_run
-from retrieval.search import Searcher
-from retrieval.store import EdgeStore
+from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from sleuth.ingest.sources import iter_files
+from sleuth.ingest.tokens import TokenCounter, default_models_dir
+from sleuth.retrieval.beir import Dataset
+from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.evaluation import RetrievalEval, evaluate
+from sleuth.retrieval.index import Index
+from sleuth.retrieval.ingestion import Ingestor, IngestReport, passage_text
+from sleuth.retrieval.metrics import score_run
+from sleuth.retrieval.search import Searcher
+from sleuth.retrieval.store import EdgeStore
 
 MAX_TOKENS = 256
 OVERLAP = 32
@@ -180,7 +180,7 @@ def _quality(dataset: Dataset, wiki: Ingestor, n_docs: int, n_queries: int) -> N
 
 
 def _sample_chunks(ingestor: Ingestor) -> list:  # type: ignore[type-arg]
-    from ingest.models import Chunk  # noqa: PLC0415
+    from sleuth.ingest.models import Chunk  # noqa: PLC0415
 
     records = ingestor.index.store.scroll({"record": "chunk", "state": "live"})
     out = []

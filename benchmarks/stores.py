@@ -23,9 +23,9 @@ import numpy as np
 from qdrant_client import QdrantClient
 
 from benchmarks.report import write_section
-from retrieval.encoders import SparseVector
-from retrieval.store import EdgeStore, ServerStore, Store, VectorQuery
-from retrieval.store.base import Point
+from sleuth.retrieval.encoders import SparseVector
+from sleuth.retrieval.store import EdgeStore, ServerStore, Store, VectorQuery
+from sleuth.retrieval.store.base import Point
 
 DIM = 384
 VOCAB = 30522

@@ -3,11 +3,11 @@
 Usable on its own; it imports neither ``retrieval`` nor ``agent``.
 """
 
-from ingest.chunker import chunk_markdown
-from ingest.models import Chunk, ChunkType, ElementNode, ListItemNode, SectionNode
-from ingest.pages import page_marker, strip_page_markers
-from ingest.tokens import TokenCounter, TokenizerNotFoundError
-from ingest.tree import document_tree
+from sleuth.ingest.chunker import chunk_markdown
+from sleuth.ingest.models import Chunk, ChunkType, ElementNode, ListItemNode, SectionNode
+from sleuth.ingest.pages import page_marker, strip_page_markers
+from sleuth.ingest.tokens import TokenCounter, TokenizerNotFoundError
+from sleuth.ingest.tree import document_tree
 
 __all__ = [
     "Chunk",

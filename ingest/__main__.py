@@ -1,5 +1,5 @@
-"""``python -m ingest`` is ``python -m ingest.chunk``."""
+"""``python -m ingest`` is ``python -m sleuth.ingest.chunk``."""
 
-from ingest.chunk import main
+from sleuth.ingest.chunk import main
 
 main()

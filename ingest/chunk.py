@@ -1,4 +1,4 @@
-"""``sleuth chunk`` / ``python -m ingest.chunk``: files to chunks (JSON, JSON Lines) or section trees.
+"""``sleuth chunk`` / ``python -m sleuth.ingest.chunk``: files to chunks (JSON, JSON Lines) or section trees.
 
 The command is defined here, next to the chunker, so that ingest stays usable on its own; the ``sleuth``
 application registers the same command and feeds its defaults from the settings file.
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import click
 
-from ingest.chunker import chunk_markdown
-from ingest.cli_options import Conversion, conversion_options
-from ingest.cli_runner import run_click
-from ingest.convert import CONVERTIBLE_SUFFIXES
-from ingest.convert.pool import convert_files
-from ingest.progress import track_progress
-from ingest.sources import SourceError, iter_files
-from ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
-from ingest.tree import document_tree
+from sleuth.ingest.chunker import chunk_markdown
+from sleuth.ingest.cli_options import Conversion, conversion_options
+from sleuth.ingest.cli_runner import run_click
+from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES
+from sleuth.ingest.convert.pool import convert_files
+from sleuth.ingest.progress import track_progress
+from sleuth.ingest.sources import SourceError, iter_files
+from sleuth.ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
+from sleuth.ingest.tree import document_tree
 
 
 @click.command("chunk")
@@ -112,7 +112,7 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
 
 
 def main() -> None:
-    sys.exit(run_click(chunk_command, None, "python -m ingest.chunk"))
+    sys.exit(run_click(chunk_command, None, "python -m sleuth.ingest.chunk"))
 
 
 if __name__ == "__main__":

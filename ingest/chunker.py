@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 from tokenizers import Encoding
 
-from ingest.markdown_tree import Element, ElementKind, ParsedDocument, Section, parse_markdown
-from ingest.models import Chunk, ChunkType
-from ingest.splitting import Piece, split_element
-from ingest.tokens import TokenCounter, TokenSpans
+from sleuth.ingest.markdown_tree import Element, ElementKind, ParsedDocument, Section, parse_markdown
+from sleuth.ingest.models import Chunk, ChunkType
+from sleuth.ingest.splitting import Piece, split_element
+from sleuth.ingest.tokens import TokenCounter, TokenSpans
 
 _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
     ElementKind.LIST: "list",

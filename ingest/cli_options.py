@@ -11,8 +11,8 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from ingest.convert import ConvertOptions
-from ingest.convert.cache import ConversionCache
+from sleuth.ingest.convert import ConvertOptions
+from sleuth.ingest.convert.cache import ConversionCache
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,6 +1,6 @@
 """Running a click command the way the contract wants errors: one line on stderr and a meaningful exit code.
 
-Shared by ``python -m ingest.chunk`` and the ``sleuth`` application, so both report failures alike.
+Shared by ``python -m sleuth.ingest.chunk`` and the ``sleuth`` application, so both report failures alike.
 """
 
 from __future__ import annotations

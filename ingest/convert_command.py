@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from ingest.cli_options import Conversion, conversion_options
-from ingest.cli_runner import run_click
-from ingest.convert.pool import convert_files
-from ingest.sources import SourceError
+from sleuth.ingest.cli_options import Conversion, conversion_options
+from sleuth.ingest.cli_runner import run_click
+from sleuth.ingest.convert.pool import convert_files
+from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def convert_command(
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    sys.exit(run_click(convert_command, None, "python -m ingest.convert_command"))
+    sys.exit(run_click(convert_command, None, "python -m sleuth.ingest.convert_command"))
 
 
 if __name__ == "__main__":

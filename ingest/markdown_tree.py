@@ -15,7 +15,7 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ingest.pages import PageMap, strip_page_markers
+from sleuth.ingest.pages import PageMap, strip_page_markers
 
 
 class ElementKind(StrEnum):

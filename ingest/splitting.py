@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ingest.markdown_tree import Element, ElementKind, ListItem
-from ingest.tokens import TokenCounter, TokenSpans
+from sleuth.ingest.markdown_tree import Element, ElementKind, ListItem
+from sleuth.ingest.tokens import TokenCounter, TokenSpans
 
 _SENTENCE_END = re.compile(r"(?:[.!?…]+[\"'”’)\]]*\s+|[。！？]+[」』”’）]*\s*)")
 _CLAUSE_END = re.compile(r"(?:[,;:]\s+|\s+[-–—]\s+|[，、；：]\s*)")

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ingest.markdown_tree import Element, ElementKind, ListItem, ParsedDocument, Section, parse_markdown
-from ingest.models import ElementNode, ListItemNode, SectionNode
+from sleuth.ingest.markdown_tree import (
+    Element,
+    ElementKind,
+    ListItem,
+    ParsedDocument,
+    Section,
+    parse_markdown,
+)
+from sleuth.ingest.models import ElementNode, ListItemNode, SectionNode
 
 
 def document_tree(markdown: str) -> SectionNode:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from retrieval.ingestion import SourceText
+from sleuth.retrieval.ingestion import SourceText
 
 
 class DatasetError(ValueError):

@@ -25,8 +25,8 @@ from fastembed.common.onnx_model import OnnxOutputContext
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
-from ingest.tokens import DENSE_MODEL_NAME
-from retrieval.provision import SPARSE_MODEL_NAME
+from sleuth.ingest.tokens import DENSE_MODEL_NAME
+from sleuth.retrieval.provision import SPARSE_MODEL_NAME
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retrieval.beir import Dataset
-from retrieval.ingestion import Ingestor
-from retrieval.metrics import score_run
-from retrieval.search import Searcher
-from retrieval.store.base import Fusion, Mode
+from sleuth.retrieval.beir import Dataset
+from sleuth.retrieval.ingestion import Ingestor
+from sleuth.retrieval.metrics import score_run
+from sleuth.retrieval.search import Searcher
+from sleuth.retrieval.store.base import Fusion, Mode
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from ingest.models import Chunk
-from retrieval.encoders import ModelIdentity, SparseVector
-from retrieval.store.base import Point, Store, StoreError
+from sleuth.ingest.models import Chunk
+from sleuth.retrieval.encoders import ModelIdentity, SparseVector
+from sleuth.retrieval.store.base import Point, Store, StoreError
 
 SCHEMA_VERSION = 1
 _NAMESPACE = uuid.UUID("5b1d6a0e-6f1c-4f55-9a57-3c1e2f0d8a11")

@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.chunker import chunk_markdown
-from ingest.convert import CONVERTER_VERSION, ConvertOptions
-from ingest.convert.cache import ConversionCache, file_digest
-from ingest.convert.pool import convert_files
-from ingest.models import Chunk
-from ingest.sources import SourceError
-from ingest.tokens import TokenCounter
-from retrieval.encoders import Encoders
-from retrieval.index import DocumentRecord, Index, generation_of
+from sleuth.ingest.chunker import chunk_markdown
+from sleuth.ingest.convert import CONVERTER_VERSION, ConvertOptions
+from sleuth.ingest.convert.cache import ConversionCache, file_digest
+from sleuth.ingest.convert.pool import convert_files
+from sleuth.ingest.models import Chunk
+from sleuth.ingest.sources import SourceError
+from sleuth.ingest.tokens import TokenCounter
+from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.index import DocumentRecord, Index, generation_of
 
 log = logging.getLogger(__name__)
 #: Bump when the text given to the encoders changes (it changes every vector).

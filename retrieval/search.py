@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from retrieval.encoders import Encoders
-from retrieval.index import Index
-from retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
+from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.index import Index
+from sleuth.retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
 
 
 @dataclass(frozen=True, slots=True)

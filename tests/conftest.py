@@ -11,8 +11,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ingest.tokens import TokenCounter, default_models_dir, default_tokenizer_dir
-from retrieval.encoders import Encoders
+from sleuth.ingest.tokens import TokenCounter, default_models_dir, default_tokenizer_dir
+from sleuth.retrieval.encoders import Encoders
 
 # Tests (and the CLI subprocesses they start) keep their conversion cache to themselves, and still find the
 # provisioned models.

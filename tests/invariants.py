@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ingest import Chunk, TokenCounter, strip_page_markers
-from ingest.markdown_tree import normalize_newlines
+from sleuth.ingest import Chunk, TokenCounter, strip_page_markers
+from sleuth.ingest.markdown_tree import normalize_newlines
 
 _FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 

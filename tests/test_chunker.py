@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import TokenCounter, chunk_markdown, document_tree, page_marker
+from sleuth.ingest import TokenCounter, chunk_markdown, document_tree, page_marker
 from tests.invariants import check_chunks
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest import TokenCounter, chunk_markdown, page_marker
+from sleuth.ingest import TokenCounter, chunk_markdown, page_marker
 from tests.invariants import check_chunks
 
 WORDS = st.sampled_from(

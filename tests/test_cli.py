@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest import Chunk, TokenCounter
+from sleuth.ingest import Chunk, TokenCounter
 from tests.invariants import check_chunks
 
 REPO = Path(__file__).resolve().parents[1]
-SLEUTH = [sys.executable, "-m", "agent.cli"]
+SLEUTH = [sys.executable, "-m", "sleuth.agent.cli"]
 
 
 def run(
@@ -176,7 +176,7 @@ def test_python_m_ingest_chunk_runs_on_its_own(tmp_path: Path) -> None:
     doc = tmp_path / "d.md"
     doc.write_text("# T\n\nbody\n")
     result = subprocess.run(
-        [sys.executable, "-m", "ingest.chunk", "--jsonl", str(doc)],
+        [sys.executable, "-m", "sleuth.ingest.chunk", "--jsonl", str(doc)],
         capture_output=True,
         text=True,
         timeout=120,

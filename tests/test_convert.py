@@ -9,13 +9,13 @@ from pathlib import Path
 import docx
 import pytest
 
-from ingest import TokenCounter, chunk_markdown
-from ingest.convert import ConvertOptions, Format, convert_file
-from ingest.convert.cache import ConversionCache
-from ingest.convert.pdf_layout import read_outline
-from ingest.convert.pool import convert_files
-from ingest.convert.quality import heading_recall
-from ingest.sources import SourceError
+from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.convert import ConvertOptions, Format, convert_file
+from sleuth.ingest.convert.cache import ConversionCache
+from sleuth.ingest.convert.pdf_layout import read_outline
+from sleuth.ingest.convert.pool import convert_files
+from sleuth.ingest.convert.quality import heading_recall
+from sleuth.ingest.sources import SourceError
 from tests import pdf_fixtures
 from tests.test_cli import run
 

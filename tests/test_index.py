@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
-from ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
-from ingest.sources import iter_files
-from ingest.tokens import TokenCounter
-from retrieval.encoders import Encoders, ModelIdentity
-from retrieval.index import Index, ModelMismatchError
-from retrieval.ingestion import Ingestor, Shard
-from retrieval.search import Searcher, SearchFilters
-from retrieval.store import EdgeStore, ServerStore, Store, StoreError
+from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from sleuth.ingest.sources import iter_files
+from sleuth.ingest.tokens import TokenCounter
+from sleuth.retrieval.encoders import Encoders, ModelIdentity
+from sleuth.retrieval.index import Index, ModelMismatchError
+from sleuth.retrieval.ingestion import Ingestor, Shard
+from sleuth.retrieval.search import Searcher, SearchFilters
+from sleuth.retrieval.store import EdgeStore, ServerStore, Store, StoreError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -196,8 +196,8 @@ def test_shards_partition_the_sources() -> None:
 def test_sparse_model_is_provisioned_with_pooling_in_the_graph(encoders: Encoders) -> None:
     import json  # noqa: PLC0415
 
-    from ingest.tokens import default_models_dir  # noqa: PLC0415
-    from retrieval.provision import SPARSE_SPLADE_TINY, is_provisioned  # noqa: PLC0415
+    from sleuth.ingest.tokens import default_models_dir  # noqa: PLC0415
+    from sleuth.retrieval.provision import SPARSE_SPLADE_TINY, is_provisioned  # noqa: PLC0415
 
     folder = default_models_dir() / SPARSE_SPLADE_TINY.name
     assert is_provisioned(SPARSE_SPLADE_TINY, default_models_dir())

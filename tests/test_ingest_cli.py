@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from retrieval.encoders import Encoders, ModelIdentity
-from retrieval.index import Index
-from retrieval.store import EdgeStore
+from sleuth.retrieval.encoders import Encoders, ModelIdentity
+from sleuth.retrieval.index import Index
+from sleuth.retrieval.store import EdgeStore
 from tests.test_cli import REPO, SLEUTH, run
 
 SAMPLE = REPO / "data" / "sample"
@@ -209,7 +209,7 @@ def test_demo_ingests_the_sample_and_searches(tmp_path: Path) -> None:
 
     def demo() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "agent.demo"],
+            [sys.executable, "-m", "sleuth.agent.demo"],
             cwd=tmp_path,
             env=env,
             capture_output=True,

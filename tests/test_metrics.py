@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from retrieval.metrics import mrr_at, ndcg_at, recall_at, score_run
+from sleuth.retrieval.metrics import mrr_at, ndcg_at, recall_at, score_run
 
 
 def test_ndcg_linear_gain() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.settings import Settings, SettingsError, load_settings
+from sleuth.agent.settings import Settings, SettingsError, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
 

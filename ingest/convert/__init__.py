@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ingest.convert.sniff import SUFFIXES, Format, UnsupportedFormatError, detect_format
-from ingest.sources import SourceError, decode_text
+from sleuth.ingest.convert.sniff import SUFFIXES, Format, UnsupportedFormatError, detect_format
+from sleuth.ingest.sources import SourceError, decode_text
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
         return Converted(decode_text(path, path.read_bytes()), fmt, fmt.value)
     if fmt is Format.PDF:
         return _convert_pdf(path, options)
-    from ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415 - heavy
+    from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415 - heavy
 
     try:
         markdown, pages, title = convert_with_docling(path, f".{fmt.value}")
@@ -104,9 +104,9 @@ def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
 
 
 def _convert_pdf(path: Path, options: ConvertOptions) -> Converted:
-    from ingest.convert.docling_backend import convert_with_docling, models_available  # noqa: PLC0415
-    from ingest.convert.pdf_layout import PdfReadError, read_outline  # noqa: PLC0415
-    from ingest.convert.pdf_structure import pdf_to_markdown  # noqa: PLC0415
+    from sleuth.ingest.convert.docling_backend import convert_with_docling, models_available  # noqa: PLC0415
+    from sleuth.ingest.convert.pdf_layout import PdfReadError, read_outline  # noqa: PLC0415
+    from sleuth.ingest.convert.pdf_structure import pdf_to_markdown  # noqa: PLC0415
 
     try:
         pages, _ = read_outline(path)

@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ingest.convert import Converted, ConvertOptions, Format
+from sleuth.ingest.convert import Converted, ConvertOptions, Format
 
 
 def file_digest(path: Path) -> str:

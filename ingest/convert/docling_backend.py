@@ -13,7 +13,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from ingest.pages import page_marker
+from sleuth.ingest.pages import page_marker
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from ingest.convert.pdf_layout import (
+from sleuth.ingest.convert.pdf_layout import (
     Line,
     OutlineEntry,
     Page,
@@ -33,7 +33,7 @@ from ingest.convert.pdf_layout import (
     read_outline,
     read_pages,
 )
-from ingest.convert.pdf_tables import (
+from sleuth.ingest.convert.pdf_tables import (
     Row,
     aligned_runs,
     group_rows,
@@ -41,7 +41,7 @@ from ingest.convert.pdf_tables import (
     ruled_regions,
     table_from_rows,
 )
-from ingest.pages import page_marker
+from sleuth.ingest.pages import page_marker
 
 _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,7})(\s*(of|/)\s*\d+)?$", re.I)
 _NUMBERED = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ingest.convert.pdf_layout import Line, Rule
+from sleuth.ingest.convert.pdf_layout import Line, Rule
 
 
 @dataclass(slots=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from pebble import ProcessExpired, ProcessPool
 
-from ingest.convert import Converted, ConvertOptions, convert_file
-from ingest.convert.cache import ConversionCache, file_digest
-from ingest.sources import SourceError
+from sleuth.ingest.convert import Converted, ConvertOptions, convert_file
+from sleuth.ingest.convert.cache import ConversionCache, file_digest
+from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from retrieval.store.base import Match, Point, Record, Store, StoreError, VectorQuery
-from retrieval.store.edge import EdgeStore
-from retrieval.store.server import ServerStore
+from sleuth.retrieval.store.base import Match, Point, Record, Store, StoreError, VectorQuery
+from sleuth.retrieval.store.edge import EdgeStore
+from sleuth.retrieval.store.server import ServerStore
 
 __all__ = [
     "EdgeStore",

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from retrieval.encoders import SparseVector
+from sleuth.retrieval.encoders import SparseVector
 
 DENSE = "dense"
 SPARSE = "sparse"

@@ -16,7 +16,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from retrieval.store.base import (
+from sleuth.retrieval.store.base import (
     DENSE,
     INDEXED_FIELDS,
     SPARSE,

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from retrieval.store.base import (
+from sleuth.retrieval.store.base import (
     DENSE,
     INDEXED_FIELDS,
     SPARSE,
