@@ -7,6 +7,11 @@ The pipeline for one document:
    is only a heading joins the first chunk of what follows under it, so no chunk is a lone title;
 3. re-count every finished chunk exactly (the only count that is reported), attach overlap context that
    stays inside the chunk's own section, and give each chunk an id derived from its document and content.
+
+Long documents stream: the text is cut into windows at block boundaries (``windows``), each window is parsed
+and chunked under the sections still open from the one before, and chunks are yielded as they are finished
+(one is held back until its successor is known, for ``next_chunk_id`` and the overlap). Memory is bounded by
+a window, not by the file; a document of ordinary size is one window.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import uuid
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tokenizers import Encoding
@@ -22,6 +28,7 @@ from sleuth.ingest.markdown_tree import Element, ElementKind, ParsedDocument, Se
 from sleuth.ingest.models import Chunk, ChunkType
 from sleuth.ingest.splitting import Piece, split_element
 from sleuth.ingest.tokens import TokenCounter, TokenSpans
+from sleuth.ingest.windows import SOFT_CHARS, bounded_lines, markdown_windows
 
 _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
     ElementKind.LIST: "list",
@@ -59,21 +66,47 @@ def chunk_markdown(
 
     Page markers (``<!-- page: N -->`` lines) are removed from content and fill ``page_start``/``page_end``.
     """
+    return list(
+        iter_chunks(
+            markdown,
+            counter,
+            document_id=document_id,
+            source=source,
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+        )
+    )
+
+
+def iter_chunks(
+    markdown: str | Iterable[str],
+    counter: TokenCounter,
+    *,
+    document_id: str = "document",
+    source: str | None = None,
+    max_tokens: int = 256,
+    overlap_tokens: int = 0,
+    window_chars: int = SOFT_CHARS,
+) -> Iterator[Chunk]:
+    """``chunk_markdown`` as a stream: ``markdown`` is a string or blocks of text read lazily (a file)."""
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
     if overlap_tokens < 0:
         raise ValueError(f"overlap_tokens must not be negative, got {overlap_tokens}")
-    doc = parse_markdown(markdown)
-    drafts = _assemble(doc, counter, max_tokens)
-    return _finish(
-        doc,
-        drafts,
-        counter,
-        document_id=document_id,
-        source=source,
-        limit=max_tokens,
-        overlap=overlap_tokens,
-    )
+    blocks = [markdown] if isinstance(markdown, str) else markdown
+    emitter = _Emitter(document_id, source, overlap_tokens)
+    section: Section | None = None
+    page: int | None = None
+    for window in markdown_windows(bounded_lines(blocks), window_chars):
+        doc = parse_markdown(window.text, within=section, initial_page=page, keep_tree=False)
+        for done in _finish_window(doc, _assemble(doc, counter, max_tokens), counter, max_tokens):
+            chunk = emitter.push(done)
+            if chunk is not None:
+                yield chunk
+        section, page = doc.last_section, doc.pages.last
+    last = emitter.close()
+    if last is not None:
+        yield last
 
 
 def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_Draft]:
@@ -174,52 +207,106 @@ def _content(doc: ParsedDocument, draft: _Draft) -> str:
     return "".join(parts)
 
 
-def _finish(
-    doc: ParsedDocument,
-    drafts: list[_Draft],
-    counter: TokenCounter,
-    *,
-    document_id: str,
-    source: str | None,
-    limit: int,
-    overlap: int,
-) -> list[Chunk]:
+@dataclass(slots=True)
+class _Done:
+    """A finished chunk before it has an id and neighbours."""
+
+    section: Section
+    chunk_type: ChunkType
+    content: str
+    encoding: Encoding
+    split: tuple[int, int] | None
+    page_start: int | None
+    page_end: int | None
+
+
+def _finish_window(
+    doc: ParsedDocument, drafts: list[_Draft], counter: TokenCounter, limit: int
+) -> list[_Done]:
     contents = [_content(doc, d) for d in drafts]
     todo = [i for i, d in enumerate(drafts) if d.encoding is None]
     fresh = iter(counter.encode_batch([contents[i] for i in todo]))
     encodings = [d.encoding if d.encoding is not None else next(fresh) for d in drafts]
     drafts, contents, encodings = _enforce_limit(drafts, contents, encodings, counter, limit)
-    ids = _chunk_ids(document_id, drafts, contents)
-    chunks: list[Chunk] = []
-    for i, draft in enumerate(drafts):
-        before = after = ""
-        if overlap and i > 0 and drafts[i - 1].section.contains(draft.section):
-            before = _tail(contents[i - 1], encodings[i - 1], overlap)
-        if overlap and i + 1 < len(drafts) and draft.section.contains(drafts[i + 1].section):
-            after = _head(contents[i + 1], encodings[i + 1], overlap)
-        path = draft.section.path
-        chunks.append(
-            Chunk(
-                id=ids[i],
-                document_id=document_id,
-                source=source,
-                chunk_type=draft.chunk_type,
-                section_path=" > ".join(path),
-                parent_section=path[-1] if path else None,
-                prev_chunk_id=ids[i - 1] if i > 0 else None,
-                next_chunk_id=ids[i + 1] if i + 1 < len(ids) else None,
-                content=contents[i],
-                context_before=before,
-                context_after=after,
-                token_count=len(encodings[i]),
-                split_sequence=f"{draft.split[0]}/{draft.split[1]}" if draft.split else None,
-                page_start=doc.pages.page_at(draft.pieces[0].start),
-                page_end=doc.pages.page_at(max(draft.pieces[-1].end - 1, draft.pieces[-1].start)),
-                chunk_index=i,
-                section_level=draft.section.level,
-            )
+    return [
+        _Done(
+            draft.section,
+            draft.chunk_type,
+            content,
+            encoding,
+            draft.split,
+            doc.pages.page_at(draft.pieces[0].start),
+            doc.pages.page_at(max(draft.pieces[-1].end - 1, draft.pieces[-1].start)),
         )
-    return chunks
+        for draft, content, encoding in zip(drafts, contents, encodings, strict=True)
+    ]
+
+
+class _Emitter:
+    """Gives finished chunks their ids, neighbours and overlap, holding one back until its successor exists.
+
+    Ids are UUIDs (Qdrant accepts them as point ids) from document, section and content: re-chunking an
+    unchanged document yields the same ids, so re-ingest overwrites instead of duplicating; a repeated
+    identical chunk in one document gets its occurrence number mixed in to stay unique.
+    """
+
+    def __init__(self, document_id: str, source: str | None, overlap: int) -> None:
+        self.document_id = document_id
+        self.source = source
+        self.overlap = overlap
+        self.index = 0
+        self.before: tuple[_Done, str] | None = None
+        self.held: tuple[_Done, str] | None = None
+        self.seen: dict[bytes, int] = {}
+
+    def push(self, done: _Done) -> Chunk | None:
+        current = (done, self._id(done))
+        out = self._emit(current) if self.held is not None else None
+        self.held = current
+        return out
+
+    def close(self) -> Chunk | None:
+        return self._emit(None) if self.held is not None else None
+
+    def _id(self, done: _Done) -> str:
+        digest = hashlib.sha256(
+            "\x1f".join((self.document_id, " > ".join(done.section.path), done.content)).encode()
+        ).digest()
+        occurrence = self.seen.get(digest, 0)
+        self.seen[digest] = occurrence + 1
+        return str(uuid.uuid5(_ID_NAMESPACE, f"{digest.hex()}:{occurrence}"))
+
+    def _emit(self, after: tuple[_Done, str] | None) -> Chunk:
+        assert self.held is not None
+        done, chunk_id = self.held
+        before_text = after_text = ""
+        if self.overlap and self.before is not None and self.before[0].section.contains(done.section):
+            before_text = _tail(self.before[0].content, self.before[0].encoding, self.overlap)
+        if self.overlap and after is not None and done.section.contains(after[0].section):
+            after_text = _head(after[0].content, after[0].encoding, self.overlap)
+        path = done.section.path
+        chunk = Chunk(
+            id=chunk_id,
+            document_id=self.document_id,
+            source=self.source,
+            chunk_type=done.chunk_type,
+            section_path=" > ".join(path),
+            parent_section=path[-1] if path else None,
+            prev_chunk_id=self.before[1] if self.before is not None else None,
+            next_chunk_id=after[1] if after is not None else None,
+            content=done.content,
+            context_before=before_text,
+            context_after=after_text,
+            token_count=len(done.encoding),
+            split_sequence=f"{done.split[0]}/{done.split[1]}" if done.split else None,
+            page_start=done.page_start,
+            page_end=done.page_end,
+            chunk_index=self.index,
+            section_level=done.section.level,
+        )
+        self.index += 1
+        self.before, self.held = self.held, None
+        return chunk
 
 
 def _enforce_limit(
@@ -287,21 +374,3 @@ def _char_span(encoding: Encoding, token: int) -> tuple[int, int]:
     """One token's character span, without reading out all offsets (which costs more than encoding)."""
     span = encoding.token_to_chars(token)
     return span if span is not None else encoding.offsets[token]
-
-
-def _chunk_ids(document_id: str, drafts: list[_Draft], contents: list[str]) -> list[str]:
-    """UUIDs (Qdrant accepts them as point ids) from document, section and content.
-
-    Re-chunking an unchanged document yields the same ids, so re-ingest overwrites instead of duplicating;
-    a repeated identical chunk in one document gets its occurrence number mixed in to stay unique.
-    """
-    seen: dict[str, int] = {}
-    ids: list[str] = []
-    for draft, content in zip(drafts, contents, strict=True):
-        digest = hashlib.sha256(
-            "\x1f".join((document_id, " > ".join(draft.section.path), content)).encode()
-        ).hexdigest()
-        occurrence = seen.get(digest, 0)
-        seen[digest] = occurrence + 1
-        ids.append(str(uuid.uuid5(_ID_NAMESPACE, f"{digest}:{occurrence}")))
-    return ids

@@ -7,6 +7,7 @@ content is always verbatim Markdown and words can be traced back to where they s
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -93,6 +94,8 @@ class ParsedDocument:
     elements: list[Element]
     sections: list[Section]
     line_offsets: list[int]
+    #: The innermost section open at the end of the text (where a following window continues).
+    last_section: Section
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_offsets, offset) - 1
@@ -115,19 +118,26 @@ def normalize_newlines(markdown: str) -> str:
     return markdown.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
 
 
-def parse_markdown(markdown: str) -> ParsedDocument:
-    """Parse Markdown (page markers allowed) into elements grouped under their headings."""
-    text, pages = strip_page_markers(normalize_newlines(markdown))
+def parse_markdown(
+    markdown: str, *, within: Section | None = None, initial_page: int | None = None, keep_tree: bool = True
+) -> ParsedDocument:
+    """Parse Markdown (page markers allowed) into elements grouped under their headings.
+
+    ``within`` continues a document parsed window by window: text before this window's first heading belongs
+    to that section, and headings nest under its open ancestors. Without ``keep_tree`` no section keeps its
+    subsections, so a streamed document does not accumulate its whole tree.
+    """
+    text, pages = strip_page_markers(normalize_newlines(markdown), initial_page)
     line_offsets = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            line_offsets.append(i + 1)
+    line_offsets.extend(m.end() for m in _NEWLINE.finditer(text))
     tokens = _parser().parse(text)
     builder = _Builder(text, line_offsets)
     elements = builder.elements(tokens)
-    root = Section(level=0, heading=None)
+    root = Section(level=0, heading=None) if within is None else within
+    stack = _ancestry(root)
+    for section in stack:
+        section.elements = []
     sections = [root]
-    stack = [root]
     for element in elements:
         if element.kind is ElementKind.HEADING:
             while stack[-1].level >= element.heading_level:
@@ -139,11 +149,25 @@ def parse_markdown(markdown: str) -> ParsedDocument:
                 parent=parent,
                 path=(*parent.path, element.title),
             )
-            parent.subsections.append(section)
+            if keep_tree:
+                parent.subsections.append(section)
             sections.append(section)
             stack.append(section)
         stack[-1].elements.append(element)
-    return ParsedDocument(text, pages, root, elements, sections, line_offsets)
+    return ParsedDocument(text, pages, stack[0], elements, sections, line_offsets, stack[-1])
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _ancestry(section: Section) -> list[Section]:
+    """The chain from the document's root down to ``section``."""
+    chain: list[Section] = []
+    node: Section | None = section
+    while node is not None:
+        chain.append(node)
+        node = node.parent
+    return chain[::-1]
 
 
 _BLOCK_KINDS = {

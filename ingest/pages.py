@@ -26,17 +26,24 @@ class PageMap:
 
     starts: tuple[int, ...] = ()
     pages: tuple[int, ...] = ()
+    #: The page in force before the first marker (a window of a longer document starts mid-page).
+    initial: int | None = None
 
     def page_at(self, offset: int) -> int | None:
-        """The page holding ``offset``; None before the first marker or when the text had none."""
+        """The page holding ``offset``; ``initial`` before the first marker (None for a whole document)."""
         i = bisect.bisect_right(self.starts, offset) - 1
-        return self.pages[i] if i >= 0 else None
+        return self.pages[i] if i >= 0 else self.initial
+
+    @property
+    def last(self) -> int | None:
+        """The page in force at the end of the text."""
+        return self.pages[-1] if self.pages else self.initial
 
 
-def strip_page_markers(markdown: str) -> tuple[str, PageMap]:
+def strip_page_markers(markdown: str, initial: int | None = None) -> tuple[str, PageMap]:
     """Remove marker lines (line and newline) and remember where each page starts in what remains."""
     if "<!--" not in markdown:
-        return markdown, PageMap()
+        return markdown, PageMap(initial=initial)
     parts: list[str] = []
     starts: list[int] = []
     pages: list[int] = []
@@ -52,4 +59,4 @@ def strip_page_markers(markdown: str) -> tuple[str, PageMap]:
         starts.append(kept)
         pages.append(int(match.group(1)))
     parts.append(markdown[pos:])
-    return "".join(parts), PageMap(tuple(starts), tuple(pages))
+    return "".join(parts), PageMap(tuple(starts), tuple(pages), initial)
