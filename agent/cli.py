@@ -6,14 +6,14 @@ Errors are one line on stderr (a traceback only with ``--debug``); exit codes fo
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 
 import click
 
+from sleuth.agent.console import configure_logging
 from sleuth.agent.eval_command import eval_group
-from sleuth.agent.ingest_command import ingest_command
+from sleuth.agent.ingest_command import ingest_command, remove_command
 from sleuth.agent.search_command import search_command
 from sleuth.agent.settings import Settings, SettingsError, load_settings
 from sleuth.ingest.chunk import chunk_command
@@ -34,8 +34,7 @@ from sleuth.ingest.convert_command import convert_command
 def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> None:
     """Deep research over your own documents and the web, every claim anchored to verbatim evidence."""
     settings = load_settings(config)
-    level = "DEBUG" if debug else ("INFO" if verbose else settings.log_level)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    configure_logging("DEBUG" if debug else ("INFO" if verbose else settings.log_level))
     ctx.obj = settings
     ctx.default_map = _command_defaults(settings)
 
@@ -43,6 +42,7 @@ def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> 
 app.add_command(convert_command)
 app.add_command(chunk_command)
 app.add_command(ingest_command)
+app.add_command(remove_command)
 app.add_command(search_command)
 app.add_command(eval_group)
 

@@ -12,6 +12,7 @@ from typing import cast
 import click
 from rich.console import Console
 
+from sleuth.agent.progress import IngestDisplay
 from sleuth.agent.settings import Settings
 from sleuth.agent.workspace import make_ingestor, open_workspace, progress_bar
 from sleuth.retrieval.beir import Dataset, DatasetError, write_trec_run
@@ -57,13 +58,14 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
     with ExitStack() as stack:
         folder = index_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="sleuth-eval-")))
         ws = stack.enter_context(open_workspace(settings, index_dir=folder, qdrant_url=None, create=True))
-        ingestor = make_ingestor(settings, ws, console)
+        corpus = dataset.root / "corpus.jsonl"
+        with IngestDisplay(console, _count_lines(corpus), corpus.stat().st_size, label="indexing") as display:
+            ingestor = make_ingestor(settings, ws, console, display)
+            try:
+                index_corpus(dataset, ingestor)
+            except DatasetError as exc:
+                raise click.UsageError(str(exc)) from exc
         progress = stack.enter_context(progress_bar(console))
-        task = progress.add_task("indexing corpus", total=None)
-        try:
-            index_corpus(dataset, ingestor, progress=lambda n: progress.advance(task, n))
-        except DatasetError as exc:
-            raise click.UsageError(str(exc)) from exc
         queries = progress.add_task("querying", total=len(dataset.queries))
         result = evaluate(
             dataset,
@@ -82,3 +84,8 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
             f"{mode}: nDCG@10 {m['ndcg@10']:.4f}  Recall@10 {m['recall@10']:.4f}  "
             f"Recall@100 {m['recall@100']:.4f}  MRR@10 {m['mrr@10']:.4f}  ({int(m['queries'])} queries)"
         )
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for _ in fh)

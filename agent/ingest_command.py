@@ -1,4 +1,4 @@
-"""``sleuth ingest PATH...``: files and folders into the corpus index, idempotently."""
+"""``sleuth ingest PATH...`` and ``sleuth remove``: documents into and out of the corpus, idempotently."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 import click
-from rich.console import Console
 
+from sleuth.agent.console import STDERR
+from sleuth.agent.progress import IngestDisplay
 from sleuth.agent.settings import Settings
-from sleuth.agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
+from sleuth.agent.workspace import index_options, make_ingestor, open_workspace
 from sleuth.ingest.cli_options import Conversion, conversion_options
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES
-from sleuth.ingest.sources import iter_files
+from sleuth.ingest.sources import SourceError, iter_sources
 from sleuth.retrieval.ingestion import IngestReport, Shard
 
 
@@ -47,28 +48,30 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
 ) -> None:
     """Convert, chunk, embed and index PATHS (files or folders, recursively).
 
-    Unchanged files cost nothing; a changed file replaces its old chunks; a crash or kill leaves no
-    half-written document visible, and a rerun finishes the job.
+    A document's id is its path relative to the folder named here, without extension (a file named
+    directly: its stem), and stays the same on later runs. Unchanged files cost nothing; a changed file
+    replaces its old chunks; a crash or kill leaves no half-written document visible, and a rerun finishes
+    the job.
     """
     try:
         shard_spec = Shard.parse(shard)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--shard") from exc
-    files = list(iter_files(paths, CONVERTIBLE_SUFFIXES))
-    console = Console(stderr=True)
+    sources = list(iter_sources(paths, CONVERTIBLE_SUFFIXES))
+    total_bytes = sum(_size(s.path) for s in sources if not isinstance(s, SourceError))
 
     with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as ws:
-        ingestor = make_ingestor(settings, ws, console)
-        with progress_bar(console) as progress:
-            task = progress.add_task("ingesting", total=len(files))
-            ingestor.ingest_files(
-                files,
+        with IngestDisplay(
+            STDERR, len(sources), total_bytes, interval=settings.progress_interval
+        ) as display:
+            ingestor = make_ingestor(settings, ws, STDERR, display)
+            ingestor.ingest_sources(
+                sources,
                 conversion.options,
                 workers=workers,
                 timeout=conversion.timeout,
                 cache=conversion.cache,
                 shard=shard_spec,
-                progress=lambda n: progress.advance(task, n),
             )
         if prune:
             ingestor.prune(paths, shard_spec)
@@ -79,6 +82,49 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
         raise SystemExit(1)
 
 
+@click.command("remove")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--document", "documents", multiple=True, help="A document id to remove (repeatable).")
+@index_options
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON on stdout.")
+@click.pass_obj
+def remove_command(  # noqa: PLR0917 - click passes options as parameters
+    settings: Settings,
+    paths: tuple[Path, ...],
+    documents: tuple[str, ...],
+    index_dir: Path | None,
+    qdrant_url: str | None,
+    as_json: bool,
+) -> None:
+    """Remove documents from the corpus: the files at or under PATHS, or those with the --document ids.
+
+    The files themselves are not touched. A path or id that matches nothing indexed is an error line.
+    """
+    if not paths and not documents:
+        raise click.UsageError("name the PATHS or --document ids to remove")
+    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
+        ingestor = make_ingestor(settings, ws, STDERR)
+        removed = {**ingestor.remove_paths(list(paths)), **ingestor.remove_documents(list(documents))}
+        remaining = ws.index.chunk_count()
+    missing = [name for name, count in removed.items() if count == 0]
+    for name in missing:
+        click.echo(f"sleuth: error: {name}: no indexed document matches", err=True)
+    total = sum(removed.values())
+    if as_json:
+        sys.stdout.write(json.dumps({"removed": removed, "index_chunks": remaining}, indent=2) + "\n")
+    else:
+        click.echo(f"removed {total} documents; {remaining} chunks in the index", err=True)
+    if missing:
+        raise SystemExit(1)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> None:
     if as_json:
         data = asdict(report)
@@ -87,9 +133,11 @@ def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> No
         return
     secs = report.seconds
     rate = report.chunks_written / secs["total"] if secs["total"] else 0.0
+    tokens = report.tokens_written / secs["total"] if secs["total"] else 0.0
     click.echo(
         f"ingested {report.seen} files: {report.added} added, {report.updated} updated, "
         f"{report.unchanged} unchanged, {report.removed} removed, {report.failed} failed; "
-        f"{report.chunks_written} chunks written ({rate:.1f}/s), {total_chunks} in the index",
+        f"{report.chunks_written} chunks written ({rate:.1f}/s, {tokens:.0f} tokens/s), "
+        f"{total_chunks} in the index",
         err=True,
     )

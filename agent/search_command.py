@@ -11,7 +11,7 @@ import click
 
 from sleuth.agent.settings import Settings
 from sleuth.agent.workspace import index_options, open_workspace
-from sleuth.retrieval.search import Searcher, SearchFilters
+from sleuth.retrieval.search import SEARCHABLE_TYPES, Searcher, SearchFilters
 from sleuth.retrieval.store.base import Fusion, Mode
 
 
@@ -24,7 +24,13 @@ from sleuth.retrieval.store.base import Fusion, Mode
     "--fusion", type=click.Choice(["rrf", "dbsf"]), default="rrf", show_default=True, help="Hybrid fusion."
 )
 @click.option("--document", "documents", multiple=True, help="Only these document ids (repeatable).")
-@click.option("--type", "chunk_types", multiple=True, help="Only these chunk types: text, table, list, code.")
+@click.option(
+    "--type",
+    "chunk_types",
+    multiple=True,
+    type=click.Choice(list(SEARCHABLE_TYPES)),
+    help="Only these chunk types (repeatable).",
+)
 @click.option("--section", default=None, help="Only chunks under this heading path prefix (A > B).")
 @click.option("--neighbours", type=click.IntRange(min=0, max=5), default=0, help="Attach N chunks each side.")
 @click.option("--json", "as_json", is_flag=True, help="Hits as a JSON list.")
@@ -46,15 +52,22 @@ def search_command(  # noqa: PLR0917 - click passes options as parameters
     """Search the corpus; hits carry their chunk, document, section path, source and page."""
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
+    filters = SearchFilters(documents, chunk_types, section)
     with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
-        hits = Searcher(ws.index, ws.encoders).search(
+        searcher = Searcher(ws.index, ws.encoders)
+        problem = searcher.check_filters(filters)
+        if problem is not None:
+            raise click.BadParameter(problem.message, param_hint=problem.option)
+        hits = searcher.search(
             query,
             k=k,
             mode=cast(Mode, mode),
             fusion=cast(Fusion, fusion),
-            filters=SearchFilters(documents, chunk_types, section),
+            filters=filters,
             neighbours=neighbours,
         )
+        if not hits:
+            click.echo(f"no hits: {searcher.why_empty(filters)}", err=True)
     if as_json:
         sys.stdout.write(json.dumps([h.as_json() for h in hits], ensure_ascii=False, indent=2) + "\n")
         return

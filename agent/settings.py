@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     docling_artifacts: Path | None = Field(None, description="Docling layout/table models folder, if any.")
     cache_dir: Path = Field(default_factory=default_cache_dir, description="Conversion cache folder.")
     log_level: str = Field("WARNING", pattern="^(DEBUG|INFO|WARNING|ERROR)$")
+    progress_interval: float = Field(
+        5.0, gt=0, description="Seconds between progress lines when stderr is not a terminal."
+    )
     model_set: Literal["offline", "full"] = Field(
         "offline",
         description="offline: provisioned BGE-small + SPLADE-tiny; full: bge-base + SPLADE++ (hub).",

@@ -12,10 +12,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sleuth.agent.settings import Settings
-from sleuth.ingest.tokens import TokenCounter, TokenizerNotFoundError
 from sleuth.retrieval.encoders import Encoders, ModelLoadError
 from sleuth.retrieval.index import Index
-from sleuth.retrieval.ingestion import Ingestor
+from sleuth.retrieval.ingestion import Ingestor, IngestProgress
 from sleuth.retrieval.store import StoreError, open_store
 
 
@@ -86,7 +85,7 @@ def open_workspace(
 
 
 def progress_bar(console: Console) -> Progress:
-    """The bar ingest-like commands show on a terminal (stderr; nothing when piped)."""
+    """A simple bar for batches of known size (stderr; nothing when piped)."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -98,11 +97,16 @@ def progress_bar(console: Console) -> Progress:
     )
 
 
-def make_ingestor(settings: Settings, ws: Workspace, console: Console) -> Ingestor:
-    """An ingestor with the configured chunking that reports each failed input as one stderr line."""
+def make_ingestor(
+    settings: Settings, ws: Workspace, console: Console, progress: IngestProgress | None = None
+) -> Ingestor:
+    """An ingestor with the configured chunking that reports each failed input as one stderr line.
+
+    Tokens are counted by the tokenizer of the dense model that embeds them (``Encoders.token_counter``).
+    """
     try:
-        counter = TokenCounter.from_dir(settings.tokenizer_dir)
-    except TokenizerNotFoundError as exc:
+        counter = ws.encoders.token_counter()
+    except ModelLoadError as exc:
         raise click.UsageError(f"{exc} (run `make models`)") from exc
     return Ingestor(
         ws.index,
@@ -113,4 +117,5 @@ def make_ingestor(settings: Settings, ws: Workspace, console: Console) -> Ingest
         on_error=lambda line: console.print(
             f"sleuth: error: {line}", markup=False, highlight=False, soft_wrap=True
         ),
+        progress=progress,
     )

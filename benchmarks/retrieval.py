@@ -23,7 +23,7 @@ import bm25s
 from benchmarks.fanout_beir import build
 from benchmarks.report import write_section
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
-from sleuth.ingest.sources import iter_files
+from sleuth.ingest.sources import iter_sources
 from sleuth.ingest.tokens import TokenCounter, default_models_dir
 from sleuth.retrieval.beir import Dataset
 from sleuth.retrieval.encoders import Encoders
@@ -110,7 +110,9 @@ def main() -> None:
         _quality(dataset, wiki, n_docs, n_queries)
         return
     pdfs = _ingestor(work / "pdf-index", encoders, counter)
-    pdfs.ingest_files(iter_files([args.corpus / "pdf"], CONVERTIBLE_SUFFIXES), ConvertOptions(), workers=1)
+    pdfs.ingest_sources(
+        iter_sources([args.corpus / "pdf"], CONVERTIBLE_SUFFIXES), ConvertOptions(), workers=1
+    )
     pdf_texts = [passage_text(c) for c in _sample_chunks(pdfs)]
     rows.append(_stage_row("11 PDF manuals", pdfs.report))
     dataset_dir = work / "fanout-beir"

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
-from sleuth.ingest.chunker import chunk_markdown
+from sleuth.ingest.chunker import iter_chunks
 from sleuth.ingest.cli_options import Conversion, conversion_options
 from sleuth.ingest.cli_runner import run_click
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES
 from sleuth.ingest.convert.pool import convert_files
 from sleuth.ingest.progress import track_progress
-from sleuth.ingest.sources import SourceError, iter_files
+from sleuth.ingest.sources import SourceError, iter_sources
 from sleuth.ingest.tokens import TokenCounter, TokenizerNotFoundError, default_tokenizer_dir
 from sleuth.ingest.tree import document_tree
 
@@ -77,7 +78,9 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
     first = True
     if not jsonl:
         out.write("[")
-    files = list(iter_files(paths, CONVERTIBLE_SUFFIXES))
+    sources = list(iter_sources(paths, CONVERTIBLE_SUFFIXES))
+    ids = {str(s.path): s.document_id for s in sources if not isinstance(s, SourceError)}
+    files = [s if isinstance(s, SourceError) else s.path for s in sources]
     converted = convert_files(
         files, conversion.options, workers=workers, timeout=conversion.timeout, cache=conversion.cache
     )
@@ -86,19 +89,20 @@ def chunk_command(  # noqa: PLR0917 - click passes options as parameters
             failures += 1
             click.echo(f"sleuth: error: {result}", err=True)
             continue
+        records: Iterable[dict[str, object]]
         if tree:
             records = [document_tree(result.markdown).model_dump()]
         else:
             assert counter is not None
-            chunks = chunk_markdown(
-                result.markdown,
+            chunks = iter_chunks(
+                result.text(),
                 counter,
-                document_id=path.stem,
+                document_id=ids.get(str(path), path.stem),
                 source=str(path),
                 max_tokens=max_tokens,
                 overlap_tokens=overlap_tokens,
             )
-            records = [c.model_dump() for c in chunks]
+            records = (c.model_dump() for c in chunks)
         for record in records:
             if jsonl:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")

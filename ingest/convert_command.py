@@ -39,9 +39,12 @@ def convert_command(
             raise SystemExit(1)
         log.info("%s: %s, %s pages, converter %s", path, result.format.value, result.pages, result.converter)
         if output is None:
-            sys.stdout.write(result.markdown)
+            for block in result.text():
+                sys.stdout.write(block)
         else:
-            output.write_text(result.markdown)
+            with output.open("w") as out:
+                for block in result.text():
+                    out.write(block)
             click.echo(f"{path} -> {output} ({result.converter}, {result.pages or '-'} pages)", err=True)
 
 

@@ -1,13 +1,21 @@
-"""Finding input files and decoding text files, with one clear error per bad file.
+"""Finding input files, naming them as documents, and decoding text files, with one clear error per bad file.
 
 A batch never stops for one bad file: problems come back as ``SourceError`` values naming the file and the
 reason, and the caller reports them and goes on.
+
+Identity. A file is known by its resolved absolute path (``Path.resolve``): ``./pdf/../pdf/a.pdf``, a symlink
+to it and ``/abs/pdf/a.pdf`` are one source, walked once. Its readable ``document_id`` is its path relative to
+the folder named on the command line, without extension (``reports/2024/q1``), or the stem of a file named
+directly; two different files that would share an id get a suffix derived from their path, so the outcome
+depends on nothing but the inputs.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 
 class SourceError(Exception):
@@ -23,32 +31,67 @@ class SourceError(Exception):
         return SourceError, (self.path, self.reason)
 
 
-def iter_files(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[Path | SourceError]:
-    """Files as given, and files with a known suffix below given folders (sorted, hidden ones skipped)."""
-    for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                rel = child.relative_to(path)
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One input file: where it really is, and the document id it asks for."""
+
+    path: Path
+    document_id: str
+
+    @property
+    def key(self) -> str:
+        """What indexes key a file by: its resolved absolute path."""
+        return str(self.path)
+
+
+def resolve(path: Path) -> Path:
+    return path.expanduser().resolve()
+
+
+def disambiguate(document_id: str, key: str) -> str:
+    """The id a source gets when ``document_id`` already names another one: stable, readable, unique."""
+    return f"{document_id}~{hashlib.sha256(key.encode()).hexdigest()[:6]}"
+
+
+def iter_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[SourceFile | SourceError]:
+    """Files as given, and files with a known suffix below given folders (sorted, hidden ones skipped).
+
+    Each real file comes once however often and however spelled it is named; ids are unique in the batch.
+    """
+    seen: set[Path] = set()
+    taken: dict[str, Path] = {}
+    for path, wanted in _walk(paths, suffixes):
+        if isinstance(path, SourceError):
+            yield path
+            continue
+        if path in seen:
+            continue
+        seen.add(path)
+        owner = taken.get(wanted)
+        document_id = wanted if owner is None or owner == path else disambiguate(wanted, str(path))
+        taken[document_id] = path
+        yield SourceFile(path, document_id)
+
+
+def _walk(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[tuple[Path | SourceError, str]]:
+    for named in paths:
+        if named.is_dir():
+            root = resolve(named)
+            for child in sorted(root.rglob("*")):
+                rel = child.relative_to(root)
                 if any(part.startswith(".") for part in rel.parts):
                     continue
                 if child.is_file() and child.suffix.lower() in suffixes:
-                    yield child
-        elif path.is_file():
-            yield path
-        elif path.exists():
-            yield SourceError(path, "not a regular file")
+                    yield resolve(child), str(PurePosixPath(*rel.parts).with_suffix(""))
+        elif named.is_file():
+            yield resolve(named), named.stem
+        elif named.exists():
+            yield SourceError(named, "not a regular file"), ""
         else:
-            yield SourceError(path, "no such file or directory")
+            yield SourceError(named, "no such file or directory"), ""
 
 
-def decode_text(path: str | Path, data: bytes) -> str:
-    """UTF-8 text (a BOM is allowed); binary, non-UTF-8 or blank content raises SourceError."""
-    if b"\0" in data[:8192]:
-        raise SourceError(path, "binary content, not text (wrong file type?)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SourceError(path, f"not UTF-8 text (invalid byte at offset {exc.start})") from exc
-    if not text.strip():
-        raise SourceError(path, "empty document (no text)")
-    return text
+def iter_files(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[Path | SourceError]:
+    """The resolved files of ``iter_sources``, for callers that need no document ids."""
+    for item in iter_sources(paths, suffixes):
+        yield item if isinstance(item, SourceError) else item.path

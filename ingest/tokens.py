@@ -8,6 +8,7 @@ loaded from a local folder, never from a hub), and without special tokens, as th
 from __future__ import annotations
 
 import bisect
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,6 +72,14 @@ class TokenCounter:
         tokenizer.no_truncation()
         tokenizer.no_padding()
         self._tokenizer = tokenizer
+        self._identity: str | None = None
+
+    @property
+    def identity(self) -> str:
+        """A digest of the whole tokenizer: counts (so chunk boundaries) change exactly when it changes."""
+        if self._identity is None:
+            self._identity = hashlib.sha256(self._tokenizer.to_str().encode()).hexdigest()[:16]
+        return self._identity
 
     @classmethod
     def from_dir(cls, path: str | Path) -> TokenCounter:

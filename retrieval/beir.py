@@ -53,6 +53,7 @@ class Dataset:
                 document_id=doc_id,
                 digest=hashlib.sha256(markdown.encode()).hexdigest(),
                 markdown=markdown,
+                title=title or None,
             )
 
 

@@ -25,7 +25,7 @@ from fastembed.common.onnx_model import OnnxOutputContext
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
-from sleuth.ingest.tokens import DENSE_MODEL_NAME
+from sleuth.ingest.tokens import DENSE_MODEL_NAME, TokenCounter, TokenizerNotFoundError
 from sleuth.retrieval.provision import SPARSE_MODEL_NAME
 
 log = logging.getLogger(__name__)
@@ -152,6 +152,16 @@ class Encoders:
             raise
         except Exception as exc:  # fastembed raises bare ValueErrors/OSErrors; the user needs one line
             raise ModelLoadError(f"cannot load the {model_set} models: {exc}") from exc
+
+    def token_counter(self) -> TokenCounter:
+        """Counts by the dense model's own tokenizer: chunk limits exist because that model truncates."""
+        folder = getattr(self._dense.model, "_model_dir", None)
+        if folder is None:
+            raise ModelLoadError(f"the dense model of the {self.model_set} set has no local folder")
+        try:
+            return TokenCounter.from_dir(folder)
+        except TokenizerNotFoundError as exc:
+            raise ModelLoadError(str(exc)) from exc
 
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""

@@ -24,8 +24,9 @@ class RetrievalEval:
     query_seconds: list[float] = field(repr=False)
 
 
-def index_corpus(dataset: Dataset, ingestor: Ingestor, progress: Callable[[int], None] | None = None) -> None:
-    ingestor.ingest_texts(dataset.documents(), progress=progress)
+def index_corpus(dataset: Dataset, ingestor: Ingestor) -> None:
+    """The corpus into the ingestor's index (unchanged documents skipped); progress to its display."""
+    ingestor.ingest_texts(dataset.documents())
 
 
 def evaluate(

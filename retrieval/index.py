@@ -8,6 +8,9 @@ Crash safety without transactions. A document is written in four steps, each ide
 3. the new chunks are flipped to ``state=live``;
 4. the document record (digest, signature, generation) is written.
 
+Step 1 may take many batches: a long document is embedded and written while it is still being chunked
+(``DocumentWriter``), so memory holds one batch, never the document.
+
 Search only sees ``state=live``. A crash before step 2 leaves the old version live and the new one invisible;
 between 2 and 3 the document is briefly absent; after 3 it is complete. The record is written last, so a rerun
 redoes any document whose record does not match, and step 2 sweeps whatever the crash left behind. No
@@ -20,7 +23,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +52,10 @@ class DocumentRecord:
     chunk_count: int
     converter: str | None
     ingested_at: float
+    title: str | None = None
+    #: ISO 8601; what the document says of itself (metadata), else its file's modification time.
+    date: str | None = None
+    date_source: str | None = None
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> DocumentRecord:
@@ -62,6 +69,9 @@ class DocumentRecord:
             chunk_count=int(payload["chunk_count"]),
             converter=payload.get("converter"),
             ingested_at=float(payload.get("ingested_at", 0.0)),
+            title=payload.get("title"),
+            date=payload.get("date"),
+            date_source=payload.get("date_source"),
         )
 
     def payload(self) -> dict[str, Any]:
@@ -76,6 +86,9 @@ class DocumentRecord:
             "chunk_count": self.chunk_count,
             "converter": self.converter,
             "ingested_at": self.ingested_at,
+            "title": self.title,
+            "date": self.date,
+            "date_source": self.date_source,
         }
 
 
@@ -125,6 +138,17 @@ class Index:
         for record in self.store.scroll({"record": "document"}):
             yield DocumentRecord.from_payload(record.payload)
 
+    def documents_by_id(self, document_id: str) -> list[DocumentRecord]:
+        """The sources recorded under ``document_id`` (one, unless an older index let two share it)."""
+        return [
+            DocumentRecord.from_payload(r.payload)
+            for r in self.store.scroll({"record": "document", "document_id": document_id})
+        ]
+
+    def writer(self, record: DocumentRecord) -> DocumentWriter:
+        """A writer that replaces the source's chunks by ``record``'s new generation, batch by batch."""
+        return DocumentWriter(self, record)
+
     def write(
         self,
         record: DocumentRecord,
@@ -132,16 +156,10 @@ class Index:
         dense: np.ndarray,
         sparse: Sequence[SparseVector],
     ) -> None:
-        """Replace the source's chunks by ``chunks`` with the four-step protocol in the module docstring."""
-        ids = [chunk_point_id(record.generation, c.id) for c in chunks]
-        points = [
-            Point(pid, _chunk_payload(c, record), dense=[float(x) for x in vec], sparse=sv)
-            for pid, c, vec, sv in zip(ids, chunks, dense, sparse, strict=True)
-        ]
-        self.store.upsert(points)
-        self.store.delete({"record": "chunk", "source_key": record.key}, keep_ids=ids)
-        self.store.set_payload(ids, {"state": "live"})
-        self.store.upsert([Point(document_point_id(record.key), record.payload())])
+        """Replace the source's chunks by ``chunks`` in one go (the whole protocol, for small documents)."""
+        writer = self.writer(record)
+        writer.add(chunks, dense, sparse)
+        writer.commit()
 
     def remove(self, key: str) -> None:
         """Drop a source: its chunks first (invisible at once), then its record."""
@@ -150,6 +168,43 @@ class Index:
 
     def chunk_count(self) -> int:
         return self.store.count({"record": "chunk", "state": "live"})
+
+
+class DocumentWriter:
+    """Steps 1 to 4 of the module docstring for one document whose chunks arrive in batches."""
+
+    def __init__(self, index: Index, record: DocumentRecord) -> None:
+        self.index = index
+        self.record = record
+        self.ids: list[str] = []
+        self.tokens = 0
+
+    def add(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[SparseVector]) -> None:
+        """Step 1 for a batch: the chunks are stored invisible (``state=pending``)."""
+        ids = [chunk_point_id(self.record.generation, c.id) for c in chunks]
+        points = [
+            Point(pid, _chunk_payload(c, self.record), dense=[float(x) for x in vec], sparse=sv)
+            for pid, c, vec, sv in zip(ids, chunks, dense, sparse, strict=True)
+        ]
+        self.index.store.upsert(points)
+        self.ids.extend(ids)
+        self.tokens += sum(c.token_count for c in chunks)
+
+    def commit(self) -> DocumentRecord:
+        """Steps 2 to 4: other versions go, this one goes live, the record is written last."""
+        record = replace(self.record, chunk_count=len(self.ids))
+        store = self.index.store
+        store.delete({"record": "chunk", "source_key": record.key}, keep_ids=self.ids)
+        store.set_payload(self.ids, {"state": "live"})
+        store.upsert([Point(document_point_id(record.key), record.payload())])
+        return record
+
+    def abort(self) -> None:
+        """Forget a document that failed half way: its pending points go, the live version stays."""
+        if self.ids:
+            self.index.store.delete(
+                {"record": "chunk", "source_key": self.record.key, "state": "pending"},
+            )
 
 
 def _chunk_payload(chunk: Chunk, record: DocumentRecord) -> dict[str, Any]:
@@ -163,6 +218,8 @@ def _chunk_payload(chunk: Chunk, record: DocumentRecord) -> dict[str, Any]:
         "source_key": record.key,
         "generation": record.generation,
         "section_prefixes": section_prefixes(chunk.section_path),
+        "document_title": record.title,
+        "document_date": record.date,
     }
 
 

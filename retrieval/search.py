@@ -10,6 +10,17 @@ from sleuth.retrieval.encoders import Encoders
 from sleuth.retrieval.index import Index
 from sleuth.retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
 
+#: Chunk types a search can be limited to (the chunker's types).
+SEARCHABLE_TYPES = ("text", "table", "code", "list")
+
+
+@dataclass(frozen=True, slots=True)
+class FilterProblem:
+    """A filter that can match nothing in this index: which option, and why, in one line."""
+
+    option: str
+    message: str
+
 
 @dataclass(frozen=True, slots=True)
 class SearchFilters:
@@ -91,6 +102,49 @@ class Searcher:
         if neighbours > 0:
             hits = [self._with_neighbours(h, neighbours) for h in hits]
         return hits
+
+    def check_filters(self, filters: SearchFilters) -> FilterProblem | None:
+        """Why ``filters`` cannot match anything here (an unknown document id or heading path), if so.
+
+        A search must not answer nothing in silence: a misspelt id would otherwise look like "no results".
+        """
+        for document_id in filters.document_ids:
+            if not self.index.documents_by_id(document_id):
+                near = self._similar_ids(document_id)
+                hint = f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
+                return FilterProblem("--document", f"no document with id {document_id!r} in the index{hint}")
+        for chunk_type in filters.chunk_types:
+            if chunk_type not in SEARCHABLE_TYPES:
+                return FilterProblem("--type", f"unknown chunk type {chunk_type!r}")
+        if filters.section_prefix:
+            match: Match = {
+                "record": "chunk",
+                "state": "live",
+                "section_prefixes": filters.section_prefix.strip(),
+            }
+            if self.index.store.count(match) == 0:
+                return FilterProblem(
+                    "--section",
+                    f"no heading path starts with {filters.section_prefix.strip()!r} "
+                    "(headings are joined with ' > ', e.g. 'Guide > Install')",
+                )
+        return None
+
+    def why_empty(self, filters: SearchFilters) -> str:
+        """A one-line reason for a search that found nothing."""
+        if self.index.chunk_count() == 0:
+            return f"the index {self.index.store.location} holds no chunks"
+        if filters.document_ids or filters.chunk_types or filters.section_prefix:
+            return "no chunk matches all the filters together"
+        return "nothing matched the query"
+
+    def _similar_ids(self, wanted: str) -> list[str]:
+        import difflib  # noqa: PLC0415 - only on an error path
+
+        ids = {rec.document_id for rec in self.index.documents()}
+        close = difflib.get_close_matches(wanted, ids, n=3, cutoff=0.5)
+        ends = sorted(i for i in ids if i.endswith("/" + wanted) or i.startswith(wanted + "~"))
+        return list(dict.fromkeys([*ends, *close]))[:3]
 
     def rank_documents(
         self, query: str, *, k: int = 100, mode: Mode = "hybrid", fusion: Fusion = "rrf"

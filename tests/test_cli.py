@@ -66,7 +66,7 @@ def test_chunk_array_output_and_folder_walk(tmp_path: Path) -> None:
     result = run(["chunk", str(tmp_path)])
     assert result.returncode == 0, result.stderr
     records = json.loads(result.stdout)
-    assert [r["document_id"] for r in records] == ["a", "b"]
+    assert [r["document_id"] for r in records] == ["a", "sub/b"]  # relative to the folder named
 
 
 def test_tree_output(tmp_path: Path) -> None:

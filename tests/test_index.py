@@ -14,7 +14,7 @@ import pytest
 from qdrant_client import QdrantClient
 
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
-from sleuth.ingest.sources import iter_files
+from sleuth.ingest.sources import iter_sources
 from sleuth.ingest.tokens import TokenCounter
 from sleuth.retrieval.encoders import Encoders, ModelIdentity
 from sleuth.retrieval.index import Index, ModelMismatchError
@@ -49,7 +49,7 @@ def _ingestor(store: Store, encoders: Encoders, counter: TokenCounter, **kw: int
 
 
 def _ingest(ingestor: Ingestor, *paths: Path, prune: bool = False) -> None:
-    ingestor.ingest_files(iter_files(paths, CONVERTIBLE_SUFFIXES), ConvertOptions())
+    ingestor.ingest_sources(iter_sources(paths, CONVERTIBLE_SUFFIXES), ConvertOptions())
     if prune:
         ingestor.prune(paths)
 

@@ -3,7 +3,8 @@
 Which path converts a file is decided by its content, not its name, and recorded in the result:
 
 - ``markdown`` / ``text``: read verbatim (Markdown is already the target; a Docling round trip would
-  rewrite it);
+  rewrite it), and lazily: the text is checked here and streamed from the file by whoever chunks it, so a
+  huge text file never sits in memory whole; YAML front matter gives title and date and is not content;
 - ``docling-html`` / ``docling-docx``: Docling's DocumentConverter (no models needed);
 - ``docling-pdf-standard``: Docling's standard PDF pipeline, when its layout/table models are configured;
 - ``sleuth-pdf-text``: the PDF's text layer with structure recovered from outline, fonts and geometry
@@ -12,18 +13,21 @@ Which path converts a file is decided by its content, not its name, and recorded
 
 from __future__ import annotations
 
+import codecs
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from sleuth.ingest.convert.metadata import DocumentMeta, html_metadata, split_front_matter
 from sleuth.ingest.convert.sniff import SUFFIXES, Format, UnsupportedFormatError, detect_format
-from sleuth.ingest.sources import SourceError, decode_text
+from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
 
-CONVERTER_VERSION = "2026.11.1"
+CONVERTER_VERSION = "2026.11.2"
 """Bump when any conversion path changes its output: cached conversions of older versions are redone."""
 
 CONVERTIBLE_SUFFIXES = frozenset(SUFFIXES)
@@ -43,9 +47,16 @@ class ConvertOptions:
         return f"{CONVERTER_VERSION}|{self.pdf_mode}|{self.docling_artifacts}|{self.use_outline}"
 
 
+_BLOCK = 1 << 20
+_HEAD_CHARS = 65536
+
+
 @dataclass
 class Converted:
-    markdown: str
+    """A converted document: its Markdown, or for text formats the file to stream it from."""
+
+    #: The Markdown of converted formats; empty for text formats, whose content stays in ``text_path``.
+    body: str
     format: Format
     converter: str
     pages: int | None = None
@@ -53,6 +64,29 @@ class Converted:
     seconds: float = 0.0
     cached: bool = False
     details: dict[str, object] = field(default_factory=dict)
+    date: str | None = None
+    date_source: str | None = None
+    #: Text formats: read the content from this file (UTF-8, checked), skipping ``text_skip`` characters.
+    text_path: Path | None = None
+    text_skip: int = 0
+
+    def text(self) -> Iterator[str]:
+        """The Markdown in blocks, read from the file for text formats (bounded memory)."""
+        if self.text_path is None:
+            yield self.body
+            return
+        skip = self.text_skip
+        with self.text_path.open(encoding="utf-8-sig", newline="") as fh:
+            while block := fh.read(_BLOCK):
+                if skip:
+                    block, skip = block[skip:], max(0, skip - len(block))
+                if block:
+                    yield block
+
+    @property
+    def markdown(self) -> str:
+        """The whole Markdown (read from the file for text formats): for callers that need it in one piece."""
+        return "".join(self.text())
 
 
 def convert_file(path: Path, options: ConvertOptions | None = None) -> Converted:
@@ -89,7 +123,7 @@ def convert_file(path: Path, options: ConvertOptions | None = None) -> Converted
 
 def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
     if fmt in (Format.MARKDOWN, Format.TEXT):
-        return Converted(decode_text(path, path.read_bytes()), fmt, fmt.value)
+        return _convert_text(path, fmt)
     if fmt is Format.PDF:
         return _convert_pdf(path, options)
     from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415 - heavy
@@ -100,16 +134,79 @@ def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
         raise SourceError(path, f"{fmt.value.upper()} conversion failed ({_reason(exc)})") from exc
     if not markdown.strip():
         raise SourceError(path, f"no text found in the {fmt.value.upper()} document")
-    return Converted(markdown, fmt, f"docling-{fmt.value}", pages, title)
+    meta = html_metadata(path.read_bytes()) if fmt is Format.HTML else _docx_metadata(path)
+    return Converted(
+        markdown,
+        fmt,
+        f"docling-{fmt.value}",
+        pages,
+        meta.title or title,
+        date=meta.date,
+        date_source=meta.date_source,
+    )
+
+
+def _convert_text(path: Path, fmt: Format) -> Converted:
+    """Check that the file is UTF-8 text, block by block, and leave the reading to the chunker."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
+    head = ""  # the first characters: front matter and title live there
+    text_beyond_head = False
+    offset = 0
+    with path.open("rb") as fh:
+        while block := fh.read(_BLOCK):
+            if offset == 0 and b"\0" in block[:8192]:
+                raise SourceError(path, "binary content, not text (wrong file type?)")
+            try:
+                text = decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                raise SourceError(
+                    path, f"not UTF-8 text (invalid byte at offset {offset + exc.start})"
+                ) from exc
+            room = _HEAD_CHARS - len(head)
+            head += text[:room]
+            text_beyond_head = text_beyond_head or bool(text[room:].strip())
+            offset += len(block)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, f"not UTF-8 text (truncated character at offset {offset})") from exc
+    meta, skip = split_front_matter(head) if fmt is Format.MARKDOWN else (DocumentMeta(), 0)
+    if not head[skip:].strip() and not text_beyond_head:
+        raise SourceError(path, "empty document (no text)")
+    return Converted(
+        "",
+        fmt,
+        fmt.value,
+        title=meta.title,
+        date=meta.date,
+        date_source=meta.date_source,
+        text_path=path,
+        text_skip=skip,
+    )
+
+
+def _docx_metadata(path: Path) -> DocumentMeta:
+    """Title and modification date from a DOCX's core properties (python-docx ships with Docling)."""
+    try:
+        from docx import Document  # noqa: PLC0415
+
+        props = Document(str(path)).core_properties
+    except Exception:  # metadata is optional; a DOCX Docling read is still converted
+        return DocumentMeta()
+    from sleuth.ingest.convert.metadata import parse_date  # noqa: PLC0415
+
+    when = parse_date(props.modified) or parse_date(props.created)
+    return DocumentMeta(props.title or None, when, "docx-core" if when else None)
 
 
 def _convert_pdf(path: Path, options: ConvertOptions) -> Converted:
     from sleuth.ingest.convert.docling_backend import convert_with_docling, models_available  # noqa: PLC0415
-    from sleuth.ingest.convert.pdf_layout import PdfReadError, read_outline  # noqa: PLC0415
+    from sleuth.ingest.convert.pdf_layout import PdfReadError, read_info, read_outline  # noqa: PLC0415
     from sleuth.ingest.convert.pdf_structure import pdf_to_markdown  # noqa: PLC0415
 
     try:
         pages, _ = read_outline(path)
+        meta = read_info(path)
     except PdfReadError as exc:
         raise SourceError(path, str(exc)) from exc
     if pages == 0:
@@ -128,18 +225,35 @@ def _convert_pdf(path: Path, options: ConvertOptions) -> Converted:
             markdown, count, title = convert_with_docling(path, ".pdf", options.docling_artifacts)
         except Exception as exc:
             raise SourceError(path, f"PDF conversion failed ({_reason(exc)})") from exc
-        return Converted(markdown, Format.PDF, "docling-pdf-standard", count, title)
+        return Converted(
+            markdown,
+            Format.PDF,
+            "docling-pdf-standard",
+            count,
+            meta.title or title,
+            date=meta.date,
+            date_source=meta.date_source,
+        )
     try:
         result = pdf_to_markdown(path, use_outline=options.use_outline)
     except PdfReadError as exc:
         raise SourceError(path, str(exc)) from exc
-    title = result.headings[0][1] if result.headings else None
+    title = meta.title or (result.headings[0][1] if result.headings else None)
     details: dict[str, object] = {
         "headings": len(result.headings),
         "heading_source": result.heading_source,
         "tables": result.tables,
     }
-    return Converted(result.markdown, Format.PDF, "sleuth-pdf-text", result.pages, title, details=details)
+    return Converted(
+        result.markdown,
+        Format.PDF,
+        "sleuth-pdf-text",
+        result.pages,
+        title,
+        details=details,
+        date=meta.date,
+        date_source=meta.date_source,
+    )
 
 
 def _reason(exc: Exception) -> str:

@@ -45,9 +45,14 @@ class ConversionCache:
             meta.get("seconds", 0.0),
             cached=True,
             details=meta.get("details", {}),
+            date=meta.get("date"),
+            date_source=meta.get("date_source"),
         )
 
     def put(self, key: str, result: Converted) -> None:
+        """Keep a conversion; text formats are read from their file each time, so nothing is kept."""
+        if result.text_path is not None:
+            return
         self.directory.mkdir(parents=True, exist_ok=True)
         meta = {
             "format": result.format.value,
@@ -56,8 +61,10 @@ class ConversionCache:
             "title": result.title,
             "seconds": result.seconds,
             "details": result.details,
+            "date": result.date,
+            "date_source": result.date_source,
         }
-        _atomic_write(self.directory / f"{key}.md", result.markdown)
+        _atomic_write(self.directory / f"{key}.md", result.body)
         _atomic_write(self.directory / f"{key}.json", json.dumps(meta))
 
 

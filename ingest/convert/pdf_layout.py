@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from sleuth.ingest.convert.metadata import DocumentMeta, parse_date
+
 _MONO = re.compile(r"(mono|courier|consol|cmtt|sfmono|menlo|typewriter|code|lmmono|\btt\b|cmvtt)", re.I)
 _BOLD = re.compile(r"(bold|black|heavy|semibold|demi|cmbx|cmb\d|\bbx\b|-bd\b|,b\b)", re.I)
 log = logging.getLogger(__name__)
@@ -116,6 +118,23 @@ def read_outline(path: Path) -> tuple[int, list[OutlineEntry]]:
         return len(pdf), entries
     finally:
         pdf.close()
+
+
+def read_info(path: Path) -> DocumentMeta:
+    """Title and date from the PDF's information dictionary (modification date, else creation date)."""
+    import pypdfium2 as pdfium  # noqa: PLC0415
+
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        raise PdfReadError(f"corrupt or unreadable PDF ({exc})") from exc
+    try:
+        info = pdf.get_metadata_dict(skip_empty=True)
+    finally:
+        pdf.close()
+    title = " ".join(str(info.get("Title", "")).split()) or None
+    when = parse_date(info.get("ModDate")) or parse_date(info.get("CreationDate"))
+    return DocumentMeta(title, when, "pdf-info" if when else None)
 
 
 def read_pages(path: Path) -> list[Page]:

@@ -2,15 +2,20 @@
 
 pebble's process pool kills a worker that overruns its timeout (``concurrent.futures`` cannot) and reports
 a worker that died (a crash in a native parser) as an error of that one file.
+
+Workers never write to the terminal: what libraries log or warn in them (Docling does both) is collected
+and handed back with the result, and the main process logs it through its own handlers, which know how to
+print above a progress bar.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, TimeoutError
 from pathlib import Path
+from typing import cast
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -28,9 +33,14 @@ def convert_files(
     workers: int = 1,
     timeout: float = 600.0,
     cache: ConversionCache | None = None,
+    on_wait: Callable[[Path], None] | None = None,
 ) -> Iterator[tuple[Path, Converted | SourceError]]:
-    """Results in input order, streaming: at most ``2 * workers`` files are in flight at once."""
-    with ProcessPool(max_workers=max(1, workers)) as pool:
+    """Results in input order, streaming: at most ``2 * workers`` files are in flight at once.
+
+    ``on_wait(path)`` is called before the caller starts waiting for ``path``'s result: what a progress
+    display names while a long conversion runs.
+    """
+    with ProcessPool(max_workers=max(1, workers), initializer=_worker_init) as pool:
         pending: deque[tuple[Path, str | None, Future[Converted] | Converted | SourceError]] = deque()
         for item in paths:
             if isinstance(item, SourceError):
@@ -38,9 +48,9 @@ def convert_files(
             else:
                 pending.append(_submit(pool, item, options, timeout, cache))
             while len(pending) > 2 * max(1, workers) or (pending and not isinstance(pending[0][2], Future)):
-                yield _collect(pending.popleft(), timeout, cache)
+                yield _collect(pending.popleft(), timeout, cache, on_wait)
         while pending:
-            yield _collect(pending.popleft(), timeout, cache)
+            yield _collect(pending.popleft(), timeout, cache, on_wait)
 
 
 def _submit(
@@ -57,15 +67,18 @@ def _submit(
                     return path, key, hit
         except OSError as exc:
             return path, None, SourceError(path, exc.strerror or str(exc))
-    return path, key, pool.schedule(convert_file, args=(path, options), timeout=timeout)
+    return path, key, pool.schedule(_convert_job, args=(path, options), timeout=timeout)
 
 
 def _collect(
     entry: tuple[Path, str | None, Future[Converted] | Converted | SourceError],
     timeout: float,
     cache: ConversionCache | None,
+    on_wait: Callable[[Path], None] | None = None,
 ) -> tuple[Path, Converted | SourceError]:
     path, key, job = entry
+    if on_wait is not None:
+        on_wait(path)
     if not isinstance(job, Future):
         return path, job
     try:
@@ -78,6 +91,38 @@ def _collect(
         return path, exc
     except Exception as exc:
         return path, SourceError(path, f"conversion failed ({type(exc).__name__}: {exc})")
+    for level, message in cast(list[tuple[int, str]], result.details.pop("log", [])):
+        log.log(level, "%s: %s", path, message)
     if cache is not None and key is not None:
         cache.put(key, result)
     return path, result
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.records: list[tuple[int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append((record.levelno, f"{record.name}: {record.getMessage()}"))
+
+
+def _worker_init() -> None:
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(_COLLECT)
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+
+
+_COLLECT = _Collect()
+
+
+def _convert_job(path: Path, options: ConvertOptions) -> Converted:
+    """``convert_file`` in a worker, with what was logged meanwhile attached for the main process."""
+    _COLLECT.records = []
+    result = convert_file(path, options)
+    if _COLLECT.records:
+        result.details["log"] = _COLLECT.records
+    return result
