@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The editable install links every package file into a tree under build/ (setuptools' strict mode: the only
 # editable mode in which mypy can see the sleuth.* names that package-dir gives ingest/, retrieval/, agent/).
 # A new or removed file changes this name, and the install links again.
-PACKAGE_FILES := $(shell find ingest retrieval agent -type f -not -path '*/__pycache__/*' 2>/dev/null | sort | cksum | cut -d' ' -f1)
+PACKAGE_FILES := $(shell find ingest retrieval agent configs -type f -not -path '*/__pycache__/*' 2>/dev/null | sort | cksum | cut -d' ' -f1)
 LINKED := $(VENV)/.linked-$(PACKAGE_FILES)
 
 # Tests, benchmarks and the demo never reach a model hub.

@@ -14,8 +14,11 @@ import click
 from sleuth.agent.console import configure_logging
 from sleuth.agent.eval_command import eval_group
 from sleuth.agent.ingest_command import ingest_command, remove_command
+from sleuth.agent.research_command import research_command
+from sleuth.agent.runs_command import runs_command, templates_command
 from sleuth.agent.search_command import search_command
 from sleuth.agent.settings import Settings, SettingsError, load_settings
+from sleuth.agent.templates import TemplateError
 from sleuth.ingest.chunk import chunk_command
 from sleuth.ingest.cli_runner import run_click
 from sleuth.ingest.convert_command import convert_command
@@ -44,6 +47,9 @@ app.add_command(chunk_command)
 app.add_command(ingest_command)
 app.add_command(remove_command)
 app.add_command(search_command)
+app.add_command(research_command)
+app.add_command(templates_command)
+app.add_command(runs_command)
 app.add_command(eval_group)
 
 
@@ -72,7 +78,7 @@ def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every failure into the contract's one line and exit code."""
-    return run_click(app, argv, "sleuth", config_errors=(SettingsError,))
+    return run_click(app, argv, "sleuth", config_errors=(SettingsError, TemplateError))
 
 
 def run() -> None:

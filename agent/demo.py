@@ -1,8 +1,8 @@
-"""``make demo``: the pipeline as far as it exists, on the bundled sample corpus, through the real CLI.
+"""``make demo``: ingest the bundled sample corpus and write one templated research report, offline.
 
-Ingests ``data/sample`` into an embedded index (idempotent: a second run skips unchanged files) and runs one
-hybrid search over it, printing the hits and where they were written. The research agent replaces the search
-with a templated report when it lands (see the contract).
+Runs the real CLI: ``sleuth ingest data/sample data/pdf`` into an embedded index (idempotent: a second run
+skips unchanged files), then ``sleuth research QUESTION --template market_brief --offline``, and prints the
+report's sections with their statuses and where report.md and report.json were written.
 """
 
 from __future__ import annotations
@@ -16,30 +16,48 @@ from pathlib import Path
 from sleuth.agent.cli import main as sleuth
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLE = REPO / "data" / "sample"
-QUESTION = "Which materials do batteries for electric cars depend on?"
+CORPUS = [REPO / "data" / "sample", REPO / "data" / "pdf"]
+QUESTION = (
+    "Which companies lead the semiconductor and electronics industry, and what materials does it depend on?"
+)
+TEMPLATE = "market_brief"
 
 
 def main() -> int:
     out_dir = Path(".sleuth/demo")
-    out_dir.mkdir(parents=True, exist_ok=True)
     index = out_dir / "index"
-    code = sleuth(["ingest", str(SAMPLE), "--index", str(index)])
+    code = sleuth(["ingest", *map(str, CORPUS), "--index", str(index)])
     if code != 0:
         return code
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
-        code = sleuth(["search", QUESTION, "--index", str(index), "-k", "5", "--json"])
+        code = sleuth(
+            [
+                "research",
+                QUESTION,
+                "--template",
+                TEMPLATE,
+                "--index",
+                str(index),
+                "--offline",
+                "--out",
+                str(out_dir),
+            ]
+        )
     if code != 0:
         return code
-    hits = json.loads(captured.getvalue())
-    results = out_dir / "search.json"
-    results.write_text(json.dumps({"query": QUESTION, "mode": "hybrid", "hits": hits}, indent=2) + "\n")
-    print(f"hybrid search: {QUESTION}")
-    for rank, hit in enumerate(hits, 1):
-        snippet = " ".join(hit["content"].split())[:110]
-        print(f"{rank}. {hit['score']:.4f} {hit['document_id']} [{hit['section_path']}] {snippet}...")
-    print(f"index in {index.resolve()}; search results written to {results.resolve()}")
+    report = json.loads((out_dir / "report.json").read_text())
+    print(f"research ({TEMPLATE}, offline): {QUESTION}")
+    for section in report["sections"]:
+        cited = {e for c in section["claims"] for e in c["evidence_ids"]}
+        claims = len(section["claims"])
+        print(f"  {section['title']}: {section['status']} ({claims} claims, {len(cited)} evidence)")
+    pages = sorted({f"{e['document_id']} p.{e['page']}" for e in report["evidence"] if e["page"]})
+    print(
+        f"  {len(report['evidence'])} quotes from {len(report['sources'])} sources"
+        + (f"; pages cited: {', '.join(pages)}" if pages else "")
+    )
+    print(f"report written to {(out_dir / 'report.md').resolve()} and {(out_dir / 'report.json').resolve()}")
     return 0
 
 

@@ -13,8 +13,11 @@ import click
 from rich.console import Console
 
 from sleuth.agent.progress import IngestDisplay
+from sleuth.agent.research.evaluation import EvalError, evaluate_research, load_questions, summarize
+from sleuth.agent.research.service import options_from
 from sleuth.agent.settings import Settings
-from sleuth.agent.workspace import make_ingestor, open_workspace, progress_bar
+from sleuth.agent.templates import TemplateError, TemplateLibrary
+from sleuth.agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
 from sleuth.retrieval.beir import Dataset, DatasetError, write_trec_run
 from sleuth.retrieval.evaluation import evaluate, index_corpus
 from sleuth.retrieval.search import Searcher
@@ -89,3 +92,59 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
 def _count_lines(path: Path) -> int:
     with path.open("rb") as fh:
         return sum(1 for _ in fh)
+
+
+@eval_group.command("research")
+@click.argument("questions_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--template", "template_name", required=True, help="Report template for every question.")
+@index_options
+@click.option("--offline", is_flag=True, help="No network: --no-llm --no-web.")
+@click.option("--depth", type=click.IntRange(min=0, max=6), default=None, help="Levels of leads to follow.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None, help="DIR/<id>/report.json")
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics (and per-question rows) as JSON.")
+@click.pass_obj
+def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
+    settings: Settings,
+    questions_file: Path,
+    template_name: str,
+    index_dir: Path | None,
+    qdrant_url: str | None,
+    offline: bool,
+    depth: int | None,
+    limit: int | None,
+    out_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Research each question of QUESTIONS_FILE (JSON Lines: id, question, gold_sources) and score the
+    documents the reports cite against the gold sources, next to one hybrid search per question that
+    returns as many documents as the report cites."""
+    try:
+        questions = load_questions(questions_file)
+        template = TemplateLibrary(settings.templates_dir).load(template_name)
+    except (EvalError, TemplateError) as exc:
+        raise click.UsageError(str(exc)) from exc
+    questions = questions[:limit] if limit else questions
+    del offline  # research is offline until web and LLM sources are configured
+    options = options_from(settings, depth=depth)
+    console = Console(stderr=True)
+    with (
+        open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime,
+        progress_bar(console) as progress,
+    ):
+        task = progress.add_task("researching", total=len(questions))
+        rows = evaluate_research(
+            runtime, template, questions, options, out_dir=out_dir, progress=lambda: progress.advance(task)
+        )
+    summary = summarize(rows)
+    if as_json:
+        sys.stdout.write(json.dumps({**summary, "questions": [r.as_dict() for r in rows]}, indent=2) + "\n")
+        return
+    research, search = summary["research"], summary["search"]
+    click.echo(
+        f"{summary['questions_run']} questions: research evidence recall {research['recall']:.3f}, "
+        f"precision {research['precision']:.3f} ({research['documents']:.1f} documents cited per report); "
+        f"one hybrid search of as many documents: recall {search['recall']:.3f}, "
+        f"precision {search['precision']:.3f}; statuses {summary['statuses']}; "
+        f"{summary['seconds_per_question']:.2f} s per question"
+    )

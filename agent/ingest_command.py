@@ -61,9 +61,7 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
     total_bytes = sum(_size(s.path) for s in sources if not isinstance(s, SourceError))
 
     with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as ws:
-        with IngestDisplay(
-            STDERR, len(sources), total_bytes, interval=settings.progress_interval
-        ) as display:
+        with IngestDisplay(STDERR, len(sources), total_bytes, interval=settings.progress_interval) as display:
             ingestor = make_ingestor(settings, ws, STDERR, display)
             ingestor.ingest_sources(
                 sources,

@@ -164,3 +164,77 @@ def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+class ResearchDisplay:
+    """A research run's events for people: the level, questions, evidence and what is being asked now."""
+
+    def __init__(self, console: Console, *, interval: float = 5.0) -> None:
+        self.console = console
+        self.interval = interval
+        self.questions = 0
+        self.finished = 0
+        self.evidence = 0
+        self.level = 0
+        self.phase = "planning"
+        self.now = ""
+        self.started = time.monotonic()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._progress: Progress | None = None
+
+    def update(self, event: object) -> None:
+        kind = getattr(event, "type", "")
+        if kind == "plan":
+            self.questions = len(getattr(event, "questions", []))
+            self.phase = "searching"
+        elif kind == "question_started":
+            question = getattr(event, "question", None)
+            if question is not None:
+                self.level = max(self.level, question.depth + 1)
+                self.now = question.text
+        elif kind == "question_finished":
+            self.finished += 1
+            self.questions += getattr(event, "leads", 0)
+        elif kind == "evidence":
+            self.evidence = getattr(event, "total", self.evidence)
+        elif kind in ("synthesis", "section_status"):
+            self.phase = "writing"
+            self.now = ""
+
+    def status_line(self) -> str:
+        now = f", now: {_short(self.now)}" if self.now else ""
+        return (
+            f"research: {self.phase}, level {self.level}, {self.finished}/{self.questions} questions, "
+            f"{self.evidence} evidence, {_duration(time.monotonic() - self.started)}{now}"
+        )
+
+    def __enter__(self) -> ResearchDisplay:
+        if self.console.is_terminal:
+            self._progress = Progress(
+                SpinnerColumn(), _Text(self.status_line), console=self.console, transient=True
+            )
+            self._progress.start()
+            self._progress.add_task("research", total=None)
+        else:
+            self._ticker = threading.Thread(target=self._tick, name="research-progress", daemon=True)
+            self._ticker.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+        if self._progress is not None:
+            self._progress.stop()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.console.print(self.status_line(), markup=False, highlight=False, soft_wrap=True)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -56,6 +56,30 @@ class Settings(BaseSettings):
     encoder_threads: int | None = Field(
         None, ge=1, le=256, description="onnxruntime threads (None: all cores)."
     )
+    # -- research
+    templates_dir: Path | None = Field(None, description="A folder of your own report templates (*.yaml).")
+    runs_dir: Path = Field(
+        Path(".sleuth/runs"), description="Where research runs are stored (SQLite + files)."
+    )
+    research_depth: int = Field(2, ge=0, le=6, description="How many levels of leads research follows.")
+    max_questions: int = Field(32, ge=1, le=500, description="Questions a research run may ask in all.")
+    max_evidence: int = Field(200, ge=1, le=5000, description="Pieces of evidence a run may collect.")
+    time_budget: float = Field(300.0, gt=0, description="Seconds a run may spend discovering evidence.")
+    hits_per_question: int = Field(8, ge=1, le=100, description="Corpus hits read per question.")
+    evidence_per_question: int = Field(6, ge=1, le=50, description="Quotes kept per question.")
+    min_quote_coverage: float = Field(
+        0.05, ge=0, le=1, description="Share of a question's term weight a quote must cover to be evidence."
+    )
+    relative_coverage: float = Field(
+        0.6, ge=0, le=1, description="A quote must cover this share of what the question's best quote covers."
+    )
+    route_min_similarity: float = Field(
+        0.62, ge=-1, le=1, description="Backfill: least section/query similarity for evidence to be used."
+    )
+    stale_days: int = Field(
+        730, ge=1, description="Evidence older than this many days makes a section stale."
+    )
+    fanout: int = Field(4, ge=1, le=64, description="Research branches running at once (web, LLM calls).")
     qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
     qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")
     qdrant_collection: str = Field("sleuth", min_length=1, description="Collection name on the server.")

@@ -4,24 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from sleuth.agent.runtime import Runtime, SetupError
 from sleuth.agent.settings import Settings
 from sleuth.retrieval.encoders import Encoders, ModelLoadError
-from sleuth.retrieval.index import Index
 from sleuth.retrieval.ingestion import Ingestor, IngestProgress
-from sleuth.retrieval.store import StoreError, open_store
 
-
-@dataclass
-class Workspace:
-    encoders: Encoders
-    index: Index
+#: What the commands work with: the runtime (models, index, searcher).
+Workspace = Runtime
 
 
 def index_options(func: click.decorators.FC) -> click.decorators.FC:
@@ -38,18 +33,6 @@ def index_options(func: click.decorators.FC) -> click.decorators.FC:
     )(func)
 
 
-def load_encoders(settings: Settings) -> Encoders:
-    try:
-        return Encoders(
-            settings.models_dir,
-            settings.model_set,
-            threads=settings.encoder_threads,
-            batch_size=settings.embed_batch,
-        )
-    except ModelLoadError as exc:
-        raise click.UsageError(str(exc)) from exc
-
-
 @contextmanager
 def open_workspace(
     settings: Settings,
@@ -58,30 +41,16 @@ def open_workspace(
     qdrant_url: str | None,
     create: bool,
     encoders: Encoders | None = None,
-) -> Iterator[Workspace]:
-    """Encoders plus an open index; the store is closed (and flushed) however the block ends."""
-    encoders = encoders or load_encoders(settings)
+) -> Iterator[Runtime]:
+    """The runtime for a command; setup problems become the CLI's one-line usage errors."""
     try:
-        store = open_store(
-            index_dir=(index_dir or settings.index).expanduser(),
-            dense_dim=encoders.identity.dense_dim,
-            create=create,
-            qdrant_url=qdrant_url or settings.qdrant_url,
-            collection=settings.qdrant_collection,
-            shards=settings.qdrant_shards,
-            replicas=settings.qdrant_replicas,
-            api_key=settings.qdrant_api_key,
+        runtime = Runtime.open(
+            settings, index_dir=index_dir, qdrant_url=qdrant_url, create=create, encoders=encoders
         )
-    except StoreError as exc:
+    except SetupError as exc:
         raise click.UsageError(str(exc)) from exc
-    try:
-        try:
-            index = Index(store, encoders.identity, create=create)
-        except StoreError as exc:
-            raise click.UsageError(str(exc)) from exc
-        yield Workspace(encoders, index)
-    finally:
-        store.close()
+    with runtime:
+        yield runtime
 
 
 def progress_bar(console: Console) -> Progress:

@@ -163,6 +163,18 @@ class Encoders:
         except TokenizerNotFoundError as exc:
             raise ModelLoadError(str(exc)) from exc
 
+    def sparse_token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids of ``texts`` in the sparse model's vocabulary, the space its query weights live in.
+
+        A sentence's relevance to a query can then be read off the query's SPLADE vector (term weights and
+        expansions the model learnt) without running the model again.
+        """
+        runner: Any = self._sparse if isinstance(self._sparse, SpladePP) else self._sparse.model
+        if runner.tokenizer is None:
+            runner.load_onnx_model()
+        encodings = runner.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        return [[i for i, m in zip(e.ids, e.attention_mask, strict=True) if m] for e in encodings]
+
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""
         if not texts:
@@ -179,9 +191,23 @@ class Encoders:
         return dense, sparse
 
     def embed_query(self, text: str) -> tuple[list[float], SparseVector]:
-        dense = next(iter(self._dense.embed([QUERY_INSTRUCTION + text])))
-        (sparse,) = _sparse_vectors(self._sparse.embed([text]))
-        return [float(x) for x in dense], sparse
+        ((dense, sparse),) = self.embed_queries([text])
+        return dense, sparse
+
+    def embed_queries(self, texts: Sequence[str]) -> list[tuple[list[float], SparseVector]]:
+        """Dense (with BGE's query instruction) and sparse vectors of several queries, encoded as batches."""
+        if not texts:
+            return []
+        dense = self._dense.embed([QUERY_INSTRUCTION + t for t in texts], batch_size=self.batch_size)
+        sparse = _sparse_vectors(self._sparse.embed(list(texts), batch_size=self.sparse_batch_size))
+        return [([float(x) for x in d], s) for d, s in zip(dense, sparse, strict=True)]
+
+    def embed_dense(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """Unit-length dense vectors only (similarities between texts: routing, near duplicates)."""
+        if not texts:
+            return np.zeros((0, self.identity.dense_dim), dtype=np.float32)
+        prefix = QUERY_INSTRUCTION if query else ""
+        return np.stack(list(self._dense.embed([prefix + t for t in texts], batch_size=self.batch_size)))
 
 
 def _sparse_vectors(embeddings: Iterable[SparseEmbedding]) -> Iterator[SparseVector]:

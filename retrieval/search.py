@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.encoders import Encoders, SparseVector
 from sleuth.retrieval.index import Index
 from sleuth.retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
 
@@ -55,6 +55,12 @@ class SearchHit:
     chunk_type: str = "text"
     prev_chunk_id: str | None = None
     next_chunk_id: str | None = None
+    context_before: str = ""
+    context_after: str = ""
+    document_title: str | None = None
+    #: ISO 8601 date of the document (metadata, else file time): what citations and staleness use.
+    document_date: str | None = None
+    point_id: str = ""
     neighbours: list[SearchHit] = field(default_factory=list)
 
     @classmethod
@@ -72,6 +78,11 @@ class SearchHit:
             chunk_type=p.get("chunk_type", "text"),
             prev_chunk_id=p.get("prev_chunk_id"),
             next_chunk_id=p.get("next_chunk_id"),
+            context_before=p.get("context_before", ""),
+            context_after=p.get("context_after", ""),
+            document_title=p.get("document_title"),
+            document_date=p.get("document_date"),
+            point_id=record.id,
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -97,11 +108,70 @@ class Searcher:
         neighbours: int = 0,
     ) -> list[SearchHit]:
         """Top ``k`` chunks; ``neighbours`` > 0 attaches that many chunks before and after each hit."""
-        records = self._query(query, k, mode, filters, fusion)
-        hits = [SearchHit.from_record(r) for r in records]
-        if neighbours > 0:
-            hits = [self._with_neighbours(h, neighbours) for h in hits]
-        return hits
+        (hits,) = self.search_many([query], k=k, mode=mode, filters=[filters], fusion=fusion)
+        return self.with_neighbours(hits, neighbours) if neighbours > 0 else hits
+
+    def search_many(
+        self,
+        queries: Sequence[str],
+        *,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        filters: Sequence[SearchFilters] | None = None,
+        fusion: Fusion = "rrf",
+    ) -> list[list[SearchHit]]:
+        """Several searches with the queries encoded in one batch (most of a query's cost is encoding)."""
+        vectors = self.encoders.embed_queries(queries)
+        return self.search_vectors(vectors, k=k, mode=mode, filters=filters, fusion=fusion)
+
+    def search_vectors(
+        self,
+        vectors: Sequence[tuple[list[float], SparseVector]],
+        *,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        filters: Sequence[SearchFilters] | None = None,
+        fusion: Fusion = "rrf",
+    ) -> list[list[SearchHit]]:
+        """Searches with queries already encoded (``Encoders.embed_queries``), e.g. to reuse the vectors."""
+        per_query = list(filters) if filters is not None else [SearchFilters()] * len(vectors)
+        return [
+            [SearchHit.from_record(r) for r in self._run(dense, sparse, k, mode, f, fusion)]
+            for (dense, sparse), f in zip(vectors, per_query, strict=True)
+        ]
+
+    def chunks(self, chunk_ids: Sequence[str]) -> dict[str, SearchHit]:
+        """Live chunks by id, in one lookup (the research guards re-read quotes' source text with it)."""
+        if not chunk_ids:
+            return {}
+        records = self.index.store.scroll({"record": "chunk", "state": "live", "chunk_id": list(chunk_ids)})
+        return {hit.chunk_id: hit for hit in map(SearchHit.from_record, records)}
+
+    def with_neighbours(self, hits: Sequence[SearchHit], n: int) -> list[SearchHit]:
+        """Each hit with up to ``n`` chunks before and after it, one lookup per step for all hits together."""
+        before: list[list[SearchHit]] = [[] for _ in hits]
+        after: list[list[SearchHit]] = [[] for _ in hits]
+        prev_ids = [h.prev_chunk_id for h in hits]
+        next_ids = [h.next_chunk_id for h in hits]
+        for _ in range(n):
+            wanted = sorted({i for i in (*prev_ids, *next_ids) if i})
+            if not wanted:
+                break
+            found = self.chunks(wanted)
+            for k, hit in enumerate(hits):
+                prev_hit = found.get(prev_ids[k] or "")
+                next_hit = found.get(next_ids[k] or "")
+                if prev_hit is not None and prev_hit.document_id == hit.document_id:
+                    before[k].insert(0, prev_hit)
+                    prev_ids[k] = prev_hit.prev_chunk_id
+                else:
+                    prev_ids[k] = None
+                if next_hit is not None and next_hit.document_id == hit.document_id:
+                    after[k].append(next_hit)
+                    next_ids[k] = next_hit.next_chunk_id
+                else:
+                    next_ids[k] = None
+        return [replace(hit, neighbours=b + a) for hit, b, a in zip(hits, before, after, strict=True)]
 
     def check_filters(self, filters: SearchFilters) -> FilterProblem | None:
         """Why ``filters`` cannot match anything here (an unknown document id or heading path), if so.
@@ -150,8 +220,9 @@ class Searcher:
         self, query: str, *, k: int = 100, mode: Mode = "hybrid", fusion: Fusion = "rrf"
     ) -> list[tuple[str, float]]:
         """Documents ranked by their best chunk (the contract's document-level ranking), best first."""
+        dense, sparse = self.encoders.embed_query(query)
         best: dict[str, float] = {}
-        for record in self._query(query, max(3 * k, 100), mode, SearchFilters(), fusion):
+        for record in self._run(dense, sparse, max(3 * k, 100), mode, SearchFilters(), fusion):
             doc = record.payload["document_id"]
             if doc not in best:
                 best[doc] = float(record.score)
@@ -159,10 +230,15 @@ class Searcher:
                 break
         return list(best.items())
 
-    def _query(
-        self, query: str, limit: int, mode: Mode, filters: SearchFilters, fusion: Fusion
+    def _run(  # noqa: PLR0917 - one query's parts, passed through
+        self,
+        dense: list[float],
+        sparse: SparseVector,
+        limit: int,
+        mode: Mode,
+        filters: SearchFilters,
+        fusion: Fusion,
     ) -> list[Record]:
-        dense, sparse = self.encoders.embed_query(query)
         return self.index.store.query(
             VectorQuery(
                 mode=mode,
@@ -174,27 +250,3 @@ class Searcher:
                 prefetch_limit=max(100, limit),
             )
         )
-
-    def _with_neighbours(self, hit: SearchHit, n: int) -> SearchHit:
-        """Walk prev/next links ``n`` steps each way (one lookup per step, live chunks only)."""
-        before: list[SearchHit] = []
-        after: list[SearchHit] = []
-        prev_id, next_id = hit.prev_chunk_id, hit.next_chunk_id
-        for _ in range(n):
-            wanted = [i for i in (prev_id, next_id) if i]
-            if not wanted:
-                break
-            found = {
-                r.payload["chunk_id"]: SearchHit.from_record(r)
-                for r in self.index.store.scroll({"record": "chunk", "state": "live", "chunk_id": wanted})
-                if r.payload.get("document_id") == hit.document_id
-            }
-            prev_hit = found.get(prev_id) if prev_id else None
-            next_hit = found.get(next_id) if next_id else None
-            if prev_hit:
-                before.insert(0, prev_hit)
-            if next_hit:
-                after.append(next_hit)
-            prev_id = prev_hit.prev_chunk_id if prev_hit else None
-            next_id = next_hit.next_chunk_id if next_hit else None
-        return replace(hit, neighbours=before + after)

@@ -204,7 +204,7 @@ def test_prune_through_the_cli(tmp_path: Path) -> None:
     assert (report["removed"], report["unchanged"]) == (1, 25)
 
 
-def test_demo_ingests_the_sample_and_searches(tmp_path: Path) -> None:
+def test_demo_ingests_the_sample_and_writes_a_report(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
 
     def demo() -> subprocess.CompletedProcess[str]:
@@ -219,8 +219,10 @@ def test_demo_ingests_the_sample_and_searches(tmp_path: Path) -> None:
 
     first = demo()
     assert first.returncode == 0, first.stderr
-    results = json.loads((tmp_path / ".sleuth" / "demo" / "search.json").read_text())
-    assert len(results["hits"]) == 5 and set(results["hits"][0]) >= HITS_FIELDS
-    assert "search results written to" in first.stdout
+    report = json.loads((tmp_path / ".sleuth" / "demo" / "report.json").read_text())
+    assert report["template"] == "market_brief" and len(report["sections"]) == 4
+    assert {s["id"]: s["status"] for s in report["sections"]}["key_findings"] == "supported"
+    assert any(e["page"] for e in report["evidence"])  # the bundled PDFs are cited by page
+    assert "report written to" in first.stdout
     second = demo()
-    assert second.returncode == 0 and "26 unchanged" in second.stderr
+    assert second.returncode == 0 and "28 unchanged" in second.stderr

@@ -1,0 +1,135 @@
+"""report.json (the contract's format) and report.md (the same report for people).
+
+Invariants the guards establish before a report exists, and that ``Report.check`` asserts again: every claim
+names at least one evidence id and each id is in ``evidence``; a section with no evidence is ``not_found``
+and has no claims; ``supported`` means at least ``min_evidence`` distinct pieces of evidence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Status = Literal["supported", "thin_evidence", "not_found", "stale"]
+STATUS_MARK = {"supported": "●", "thin_evidence": "◐", "not_found": "○", "stale": "◷"}
+
+
+class Claim(BaseModel):
+    text: str
+    evidence_ids: list[str]
+    #: finding (a statement from evidence) or conflict (sources disagree).
+    kind: Literal["finding", "conflict"] = "finding"
+
+
+class SectionReport(BaseModel):
+    id: str
+    title: str
+    required: bool
+    min_evidence: int
+    status: Status
+    content: str
+    claims: list[Claim]
+    #: Typed facts of the section's ``fields`` (filled when an LLM extracts them; null otherwise).
+    fields: dict[str, Any] | None = None
+    note: str | None = None
+
+
+class EvidenceRecord(BaseModel):
+    id: str
+    kind: Literal["corpus", "web"]
+    chunk_id: str | None
+    url: str | None
+    document_id: str | None
+    title: str | None
+    section_path: str | None
+    page: int | None
+    quote: str
+    date: str | None = None
+    source: str | None = None
+
+
+class Source(BaseModel):
+    document_id: str | None
+    url: str | None
+    title: str | None
+    source: str | None
+    date: str | None
+    evidence_ids: list[str]
+
+
+class Report(BaseModel):
+    run_id: str
+    query: str
+    template: str
+    created_at: str
+    executive_summary: str
+    sections: list[SectionReport]
+    evidence: list[EvidenceRecord]
+    sources: list[Source]
+    metrics: dict[str, Any] = Field(default_factory=dict)
+
+    def check(self) -> None:
+        """Raise AssertionError when an invariant of the contract does not hold (a bug, never input)."""
+        known = {e.id for e in self.evidence}
+        for section in self.sections:
+            cited = {i for c in section.claims for i in c.evidence_ids}
+            assert all(c.evidence_ids for c in section.claims), f"{section.id}: a claim without evidence"
+            assert cited <= known, f"{section.id}: unknown evidence {sorted(cited - known)}"
+            if not cited:
+                assert section.status == "not_found" and not section.claims, section.id
+            if section.status == "supported":
+                assert len(cited) >= section.min_evidence, section.id
+
+
+def render_markdown(report: Report) -> str:
+    """The report for people: a status ribbon per section, claims with citations, a sources list."""
+    numbers = {e.id: n for n, e in enumerate(report.evidence, 1)}
+    out = [
+        f"# {report.query}",
+        "",
+        f"*Template: {report.template} · run {report.run_id} · {report.created_at}*",
+        "",
+        "| section | status | evidence |",
+        "|---|---|---|",
+    ]
+    for section in report.sections:
+        cited = {i for c in section.claims for i in c.evidence_ids}
+        mark = STATUS_MARK[section.status]
+        out.append(f"| {section.title} | {mark} {section.status.replace('_', ' ')} | {len(cited)} |")
+    if report.executive_summary:
+        out += ["", "## Summary", "", report.executive_summary]
+    for section in report.sections:
+        out += ["", f"## {section.title}", "", f"*{STATUS_MARK[section.status]} {section.status}*", ""]
+        if section.note:
+            out += [f"> {section.note}", ""]
+        if not section.claims:
+            out.append("No evidence found.")
+            continue
+        for claim in section.claims:
+            refs = "".join(f"[{numbers[i]}]" for i in claim.evidence_ids if i in numbers)
+            prefix = "**Sources disagree:** " if claim.kind == "conflict" else ""
+            out.append(f"- {prefix}{claim.text} {refs}")
+    out += ["", "## Evidence", ""]
+    for e in report.evidence:
+        out.append(f"{numbers[e.id]}. {_citation(e)}: “{' '.join(e.quote.split())}”")
+    out += ["", "## Sources", ""]
+    for source in report.sources:
+        where = source.url or source.source or source.document_id or ""
+        title = source.title or source.document_id or where
+        date = f", {source.date[:10]}" if source.date else ""
+        cites = ", ".join(str(numbers[i]) for i in source.evidence_ids if i in numbers)
+        out.append(f"- {title}{date} ({where}) [{cites}]")
+    return "\n".join(out) + "\n"
+
+
+def _citation(e: EvidenceRecord) -> str:
+    name = e.title or e.document_id or e.url or "?"
+    parts = [name]
+    if e.section_path and e.section_path != name:
+        parts.append(e.section_path)
+    if e.page:
+        parts.append(f"p. {e.page}")
+    if e.url:
+        parts.append(e.url)
+    return " · ".join(parts)

@@ -1,0 +1,1 @@
+"""The research agent: planning, recursive evidence discovery, routing, synthesis, guards and coverage."""

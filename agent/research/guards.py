@@ -1,0 +1,125 @@
+"""Grounding, enforced in code after every step that writes text, whoever wrote it.
+
+- A quote must stand verbatim in the text of its source (the chunk in the index, the fetched page); a quote
+  that matches only up to white space is replaced by the exact source slice; otherwise it is dropped.
+- A claim must cite evidence, and only evidence that exists; unknown ids are removed, a claim left with none
+  is dropped.
+- Numbers, names (capitalised terms) and quoted strings in a claim must appear in the evidence it cites; a
+  claim that brings its own is cut back to its supported sentences, or dropped.
+- Silent filler: a claim whose content words are mostly absent from its evidence, or that is far longer than
+  its evidence, says more than the evidence supports, and is dropped.
+
+Every removal is counted; the counts go into the report's metrics.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from sleuth.agent.report import Claim
+from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.text import named_things, numbers, term_set, words
+
+_CLAIM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
+_QUOTED = re.compile(r"[“\"]([^”\"]{2,})[”\"]")
+#: Share of a claim's content words that may be absent from its evidence (inflections, connectives).
+MAX_NOVEL_SHARE = 0.5
+#: A claim may be at most this many times as long (in words) as the evidence it cites, plus a margin.
+MAX_LENGTH_RATIO = 2.0
+
+
+class GuardCounts(Counter[str]):
+    """How many items each guard removed (keys: non_verbatim, quote_repaired, unanchored, unknown_ids,
+    unsupported_terms, claims_cut_back, filler)."""
+
+
+def verify_quotes(
+    evidence: Sequence[Evidence], sources: Mapping[str, str | None], counts: GuardCounts
+) -> list[Evidence]:
+    """Evidence whose quote stands in its source text (``sources[evidence.id]``); the rest is dropped."""
+    kept: list[Evidence] = []
+    for item in evidence:
+        text = sources.get(item.id)
+        if text is None:
+            counts["source_missing"] += 1
+            continue
+        if item.quote and item.quote in text:
+            kept.append(item)
+            continue
+        exact = _whitespace_match(item.quote, text)
+        if exact is None:
+            counts["non_verbatim"] += 1
+            continue
+        counts["quote_repaired"] += 1
+        kept.append(item.model_copy(update={"quote": exact}))
+    return kept
+
+
+def _whitespace_match(quote: str, text: str) -> str | None:
+    """The slice of ``text`` equal to ``quote`` up to white space, if there is one."""
+    parts = quote.split()
+    if not parts:
+        return None
+    pattern = r"\s+".join(re.escape(p) for p in parts)
+    m = re.search(pattern, text)
+    return m.group(0) if m else None
+
+
+def guard_claims(
+    claims: Sequence[Claim], evidence: Mapping[str, Evidence], counts: GuardCounts
+) -> list[Claim]:
+    kept: list[Claim] = []
+    for claim in claims:
+        ids = list(dict.fromkeys(claim.evidence_ids))
+        if not ids:
+            counts["unanchored"] += 1
+            continue
+        known = [i for i in ids if i in evidence and not evidence[i].dropped]
+        if len(known) < len(ids):
+            counts["unknown_ids"] += len(ids) - len(known)
+        if not known:
+            counts["unanchored"] += 1
+            continue
+        quotes = [evidence[i].quote for i in known]
+        text = _supported_part(claim.text, quotes, counts)
+        if text is None:
+            continue
+        if _filler(text, quotes):
+            counts["filler"] += 1
+            continue
+        kept.append(claim.model_copy(update={"text": text, "evidence_ids": known}))
+    return kept
+
+
+def _supported_part(text: str, quotes: Sequence[str], counts: GuardCounts) -> str | None:
+    """The claim, or the sentences of it whose numbers, names and quoted strings the evidence contains."""
+    sentences = [s for s in _CLAIM_SENTENCE.split(text.strip()) if s.strip()]
+    good = [s for s in sentences if _terms_supported(s, quotes)]
+    if not good:
+        counts["unsupported_terms"] += 1
+        return None
+    if len(good) < len(sentences):
+        counts["claims_cut_back"] += 1
+    return " ".join(good)
+
+
+def _terms_supported(sentence: str, quotes: Sequence[str]) -> bool:
+    evidence = " ".join(quotes)
+    folded = " ".join(evidence.split()).casefold()
+    if not numbers(sentence) <= numbers(evidence):
+        return False
+    for name in named_things(sentence):
+        if " ".join(name.split()).casefold() not in folded:
+            return False
+    return all(" ".join(q.split()).casefold() in folded for q in _QUOTED.findall(sentence))
+
+
+def _filler(text: str, quotes: Sequence[str]) -> bool:
+    claim_terms = term_set(text)
+    evidence_terms = frozenset().union(*(term_set(q) for q in quotes))
+    if claim_terms and len(claim_terms - evidence_terms) / len(claim_terms) > MAX_NOVEL_SHARE:
+        return True
+    evidence_words = sum(len(words(q)) for q in quotes)
+    return len(words(text)) > MAX_LENGTH_RATIO * evidence_words + 12

@@ -1,0 +1,98 @@
+"""Leads: what the evidence mentions without explaining, turned into questions one level deeper.
+
+Three kinds, found in the quotes of new evidence:
+- named things (people, companies, places, products: runs of capitalised words) and acronyms that the
+  question did not name and that no document in the ledger is about;
+- quoted or defined terms (“...”, "...") of a few words;
+- cross-references ("see Section 4.2", "described in Chapter 3"), looked up inside the same document.
+
+A lead's priority grows with how many pieces of evidence mention it and how relevant they were; the
+discovery loop takes the best leads first, within its question budget, and never asks the same thing twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.text import acronyms, content_terms, named_things, term_set
+
+_QUOTED = re.compile(r"[“\"]([^”\"\n]{3,60})[”\"]")
+_CROSS_REF = re.compile(
+    r"\b(?:see(?: also)?|cf\.|described in|discussed in|explained in|defined in|detailed in|refer to|"
+    r"as shown in|given in|listed in)\s+((?:the\s+)?(?:section|chapter|appendix|part|table|figure)\s+"
+    r"[\dA-Z][\w.]*(?:\s+[\"“][^\"”]{3,60}[\"”])?)",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    text: str
+    #: Where the question is asked: a document to stay in (cross-references), else the whole corpus.
+    document_id: str | None
+    sections: tuple[str, ...]
+    priority: float
+    kind: str
+
+
+def find_leads(
+    evidence: Iterable[Evidence], *, asked: Iterable[str], known_documents: Iterable[str], focus: str
+) -> list[Lead]:
+    """Leads in ``evidence``, best first; ``asked``: questions already asked; ``focus``: the user's query."""
+    asked_terms: set[str] = set()
+    for question in asked:
+        asked_terms |= term_set(question)
+    known = {_key(d) for d in known_documents}
+    focus_words = " ".join(_focus_words(focus))
+    scores: dict[str, float] = defaultdict(float)
+    spelling: dict[str, str] = {}
+    sections: dict[str, set[str]] = defaultdict(set)
+    refs: list[Lead] = []
+    for item in evidence:
+        quote = item.quote
+        own = {_key(item.document_id or ""), _key(item.title or "")}
+        for name in [*named_things(quote), *acronyms(quote), *_QUOTED.findall(quote)]:
+            key = _key(name)
+            terms = term_set(name)
+            if not key or not terms or key in own or key in known or terms <= asked_terms:
+                continue
+            scores[key] += 0.5 + item.score
+            spelling.setdefault(key, name.strip())
+            sections[key].update(item.sections)
+        for ref in _CROSS_REF.findall(quote):
+            if item.document_id:
+                refs.append(
+                    Lead(ref.strip(), item.document_id, tuple(item.sections), 1.0 + item.score, "ref")
+                )
+    leads = [
+        Lead(
+            f"{spelling[key]} {focus_words}".strip(),
+            None,
+            tuple(sorted(sections[key])),
+            score,
+            "name",
+        )
+        for key, score in scores.items()
+    ]
+    return sorted([*refs, *leads], key=lambda lead: -lead.priority)
+
+
+def _key(text: str) -> str:
+    return " ".join(content_terms(text))
+
+
+def _focus_words(query: str) -> list[str]:
+    """The query's content words that are not names: what a lead about some named thing should ask."""
+    names = {w for name in named_things(query) for w in name.split()}
+    seen: list[str] = []
+    for word in re.findall(r"[^\W\d_]+", query):
+        lowered = word.lower()
+        if word in names or lowered in seen or len(word) < 3:
+            continue
+        if term_set(lowered):
+            seen.append(lowered)
+    return seen[:6]

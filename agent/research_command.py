@@ -1,0 +1,159 @@
+"""``sleuth research QUESTION --template NAME``: a templated, grounded report from the corpus and the web."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from sleuth.agent.console import STDERR
+from sleuth.agent.events import RunComplete, RunEvent, RunFailed
+from sleuth.agent.progress import ResearchDisplay
+from sleuth.agent.report import Report
+from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.pipeline import ResearchRun
+from sleuth.agent.research.service import ReportFiles, ResearchError, drive, options_from, reviewed_ledger
+from sleuth.agent.runs import RunNotFoundError, RunRow, RunStore, new_run_id
+from sleuth.agent.settings import Settings
+from sleuth.agent.templates import TemplateError, TemplateLibrary
+from sleuth.agent.workspace import index_options, open_workspace
+
+
+@click.command("research")
+@click.argument("question", required=False)
+@click.option("--template", "template_name", default=None, help="Report template (see `sleuth templates`).")
+@index_options
+@click.option(
+    "--web/--no-web", default=None, help="Search the web too (default: when SLEUTH_SEARXNG_URL is set)."
+)
+@click.option("--no-corpus", is_flag=True, help="Do not search the corpus (web only).")
+@click.option("--depth", type=click.IntRange(min=0, max=6), default=None, help="Levels of leads to follow.")
+@click.option("--no-llm", is_flag=True, help="No LLM calls: extractive planning and writing.")
+@click.option("--offline", is_flag=True, help="No network at all: --no-llm --no-web.")
+@click.option(
+    "--out", "out_dir", type=click.Path(path_type=Path), default=None, help="Write the report here."
+)
+@click.option("--review", is_flag=True, help="Stop after collecting evidence, to pin or drop pieces first.")
+@click.option("--resume", "resume_id", default=None, help="Write the report of a reviewed run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report JSON on stdout.")
+@click.pass_obj
+def research_command(  # noqa: PLR0917 - click passes options as parameters
+    settings: Settings,
+    question: str | None,
+    template_name: str | None,
+    index_dir: Path | None,
+    qdrant_url: str | None,
+    web: bool | None,
+    no_corpus: bool,
+    depth: int | None,
+    no_llm: bool,
+    offline: bool,
+    out_dir: Path | None,
+    review: bool,
+    resume_id: str | None,
+    as_json: bool,
+) -> None:
+    """Research QUESTION and write a report with every claim anchored to verbatim evidence.
+
+    Each template section gets a status: supported, thin_evidence, not_found or stale. Prints the paths of
+    report.md and report.json (or, with --json, the report).
+    """
+    store = RunStore(settings.runs_dir)
+    ledger: list[Evidence] = []
+    try:
+        if resume_id is not None:
+            row, ledger = _resumable(store, resume_id)
+            question, template_name = row.query, row.template
+            depth = row.options.get("depth", depth)
+        elif not question or not question.strip():
+            raise click.UsageError("give a QUESTION (or --resume RUN_ID)")
+        if not template_name:
+            raise click.UsageError("choose a report template with --template (see `sleuth templates`)")
+        try:
+            template = TemplateLibrary(settings.templates_dir).load(template_name)
+        except TemplateError as exc:
+            raise click.UsageError(str(exc)) from exc
+        use_web = _web_wanted(settings, web, offline)
+        if no_corpus and not use_web:
+            raise click.UsageError("--no-corpus leaves nothing to search: enable web search (--web)")
+        options = options_from(
+            settings, depth=depth, corpus=not no_corpus, web=use_web, llm=False, review=review
+        )
+        with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime:
+            if options.use_corpus and runtime.index.chunk_count() == 0:
+                raise click.UsageError(
+                    f"the index {runtime.store.location} holds no documents (run `sleuth ingest` first)"
+                )
+            run = ResearchRun(runtime, resume_id or new_run_id(), question or "", template, options)
+            files: list[ReportFiles] = []
+            final = asyncio.run(
+                _consume(
+                    drive(
+                        run,
+                        store,
+                        out_dir=out_dir,
+                        resume_from=ledger if resume_id is not None else None,
+                        on_files=files.append,
+                    ),
+                    ResearchDisplay(STDERR, interval=settings.progress_interval),
+                )
+            )
+    finally:
+        store.close()
+    _finish(final, files, run.run_id, store, as_json)
+
+
+def _resumable(store: RunStore, run_id: str) -> tuple[RunRow, list[Evidence]]:
+    try:
+        return store.get(run_id), reviewed_ledger(store, run_id)
+    except RunNotFoundError as exc:
+        raise click.UsageError(f"{exc} (see `sleuth runs`)") from exc
+    except ResearchError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def _web_wanted(settings: Settings, web: bool | None, offline: bool) -> bool:
+    if offline:
+        if web:
+            raise click.UsageError("--offline means no web: drop --web")
+        return False
+    if web:
+        raise click.UsageError("web evidence is not available in this version of sleuth (use --no-web)")
+    return False
+
+
+async def _consume(stream: object, display: ResearchDisplay) -> RunEvent | None:
+    final: RunEvent | None = None
+    with display:
+        async for event in stream:  # type: ignore[attr-defined]
+            display.update(event)
+            final = event
+    return final
+
+
+def _finish(
+    final: RunEvent | None, files: list[ReportFiles], run_id: str, store: RunStore, as_json: bool
+) -> None:
+    if isinstance(final, RunFailed):
+        raise click.ClickException(f"research run {run_id} failed: {final.error}")
+    if not isinstance(final, RunComplete):
+        click.echo(
+            f"run {run_id}: evidence collected for review in {store.folder / run_id / 'ledger.json'}; "
+            f'set "pinned" or "dropped" on entries, then: sleuth research --resume {run_id}',
+            err=True,
+        )
+        return
+    report = Report.model_validate(final.report)
+    if as_json:
+        sys.stdout.write(json.dumps(final.report, ensure_ascii=False, indent=2) + "\n")
+    else:
+        click.echo(str(files[-1].markdown))
+        click.echo(str(files[-1].json))
+    if all(s.status == "not_found" for s in report.sections):
+        click.echo(
+            f"sleuth: error: nothing found for {report.query!r} (every section is not_found)", err=True
+        )
+        raise SystemExit(1)

@@ -1,0 +1,191 @@
+"""Research runs persisted in SQLite: one row per run, its event log, and versioned artifacts.
+
+The store is a consumer of a run's event stream: ``record(event)`` appends the event to the log and keeps the
+run row current; the ledger of a reviewed run and the report of a finished one are stored as artifacts (a
+resumed run adds a new version instead of overwriting). WAL mode and a busy timeout let several processes
+(the CLI, an API server) read and write at once. Each run also has a folder for its report files.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sleuth.agent.events import RunEvent
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    query TEXT NOT NULL,
+    template TEXT NOT NULL,
+    status TEXT NOT NULL,
+    options TEXT NOT NULL,
+    summary TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS artifacts (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, name, version)
+);
+"""
+_STATUS = {"complete": "complete", "review": "review", "failed": "failed"}
+
+
+class RunNotFoundError(KeyError):
+    def __str__(self) -> str:
+        return f"no research run {self.args[0]!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    run_id: str
+    created_at: float
+    updated_at: float
+    query: str
+    template: str
+    status: str
+    options: dict[str, Any]
+    summary: dict[str, Any] | None
+
+
+def new_run_id() -> str:
+    """Sortable by time, unique: ``20261123-142501-3fa9c2``."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+class RunStore:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.expanduser()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.folder / "runs.sqlite", timeout=30, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=30000")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def run_dir(self, run_id: str) -> Path:
+        path = self.folder / run_id
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    # -- writing
+
+    def create(self, run_id: str, query: str, template: str, options: dict[str, Any]) -> None:
+        now = time.time()
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, 'running', ?, NULL)",
+                (run_id, now, now, query, template, json.dumps(options)),
+            )
+
+    def record(self, event: RunEvent) -> RunEvent:
+        """Append one event to its run's log, numbered after what the log holds (a resumed run goes on
+        where it stopped); terminal events set the run's status. Returns the event as stored."""
+        kind = str(getattr(event, "type", "event"))
+        with self._lock, self._db:
+            next_seq = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (event.run_id,)
+            ).fetchone()[0]
+            stored = event.model_copy(update={"seq": next_seq})
+            body = stored.model_dump_json()
+            self._db.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?)", (event.run_id, next_seq, kind, event.at, body)
+            )
+            if kind in _STATUS:
+                self._db.execute(
+                    "UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?",
+                    (_STATUS[kind], time.time(), event.run_id),
+                )
+            else:
+                self._db.execute(
+                    "UPDATE runs SET updated_at = ? WHERE run_id = ?", (time.time(), event.run_id)
+                )
+        return stored
+
+    def save_artifact(self, run_id: str, name: str, body: Any) -> int:
+        """Store a new version of an artifact (report, ledger); returns its version number."""
+        with self._lock, self._db:
+            version = self._db.execute(
+                "SELECT COALESCE(MAX(version), 0) + 1 FROM artifacts WHERE run_id = ? AND name = ?",
+                (run_id, name),
+            ).fetchone()[0]
+            self._db.execute(
+                "INSERT INTO artifacts VALUES (?, ?, ?, ?, ?)",
+                (run_id, name, version, time.time(), json.dumps(body)),
+            )
+        return int(version)
+
+    def set_summary(self, run_id: str, summary: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE runs SET summary = ? WHERE run_id = ?", (json.dumps(summary), run_id))
+
+    # -- reading
+
+    def get(self, run_id: str) -> RunRow:
+        row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise RunNotFoundError(run_id)
+        return _row(row)
+
+    def list(self, limit: int = 50) -> list[RunRow]:
+        rows = self._db.execute("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,)).fetchall()
+        return [_row(r) for r in rows]
+
+    def events(self, run_id: str, after: int = 0) -> Iterator[dict[str, Any]]:
+        """The run's events in order, those after sequence number ``after`` (a reconnecting client's)."""
+        cursor = self._db.execute(
+            "SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after)
+        )
+        for (body,) in cursor:
+            yield json.loads(body)
+
+    def artifact(self, run_id: str, name: str, version: int | None = None) -> Any | None:
+        """The latest version of an artifact (or the given one), None when there is none."""
+        if version is None:
+            row = self._db.execute(
+                "SELECT body FROM artifacts WHERE run_id = ? AND name = ? ORDER BY version DESC LIMIT 1",
+                (run_id, name),
+            ).fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT body FROM artifacts WHERE run_id = ? AND name = ? AND version = ?",
+                (run_id, name, version),
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
+
+def _row(row: tuple[Any, ...]) -> RunRow:
+    return RunRow(
+        run_id=row[0],
+        created_at=row[1],
+        updated_at=row[2],
+        query=row[3],
+        template=row[4],
+        status=row[5],
+        options=json.loads(row[6]),
+        summary=json.loads(row[7]) if row[7] else None,
+    )

@@ -1,0 +1,90 @@
+"""``sleuth templates [NAME]`` and ``sleuth runs [RUN_ID]``: what can be asked, and what was."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+
+import click
+
+from sleuth.agent.runs import RunNotFoundError, RunStore
+from sleuth.agent.settings import Settings
+from sleuth.agent.templates import TemplateError, TemplateLibrary
+
+
+@click.command("templates")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.pass_obj
+def templates_command(settings: Settings, name: str | None, as_json: bool) -> None:
+    """List the report templates, or show one (its sections, what each needs, its guiding questions)."""
+    library = TemplateLibrary(settings.templates_dir)
+    try:
+        templates = [library.load(name)] if name else list(library)
+    except TemplateError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if as_json:
+        data = [t.model_dump(mode="json") for t in templates]
+        sys.stdout.write(json.dumps(data[0] if name else data, indent=2) + "\n")
+        return
+    if not name:
+        for template in templates:
+            click.echo(f"{template.name:<26} {template.title}: {len(template.sections)} sections")
+        return
+    template = templates[0]
+    click.echo(f"{template.name}: {template.title}\n{template.description}\n")
+    for s in template.sections:
+        need = "required" if s.required else "optional"
+        kind = "; summary" if s.kind == "summary" else ""
+        click.echo(f"- {s.id} ({s.title}; {need}; min_evidence {s.min_evidence}{kind})")
+        click.echo(f"    {s.description}")
+        for q in s.questions:
+            click.echo(f"    ? {q}")
+        if s.fields:
+            click.echo(f"    fields: {', '.join(s.fields.get('properties', {}))}")
+
+
+@click.command("runs")
+@click.argument("run_id", required=False)
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.option("-n", "limit", type=click.IntRange(min=1), default=30, show_default=True, help="Runs to list.")
+@click.pass_obj
+def runs_command(settings: Settings, run_id: str | None, as_json: bool, limit: int) -> None:
+    """List past research runs, or show one (its status, sections and report files)."""
+    store = RunStore(settings.runs_dir)
+    try:
+        if run_id is None:
+            rows = store.list(limit)
+            if as_json:
+                sys.stdout.write(json.dumps([_row(r) for r in rows], indent=2) + "\n")
+                return
+            for r in rows:
+                when = datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M")
+                click.echo(f"{r.run_id}  {when}  {r.status:<8} {r.template:<22} {r.query}")
+            if not rows:
+                click.echo(f"no research runs in {store.folder}", err=True)
+            return
+        try:
+            row = store.get(run_id)
+        except RunNotFoundError as exc:
+            raise click.UsageError(f"{exc} (see `sleuth runs`)") from exc
+        report = store.artifact(run_id, "report")
+        if as_json:
+            sys.stdout.write(json.dumps({**_row(row), "report": report}, ensure_ascii=False, indent=2) + "\n")
+            return
+        click.echo(f"{row.run_id}: {row.status}\n  query: {row.query}\n  template: {row.template}")
+        folder = store.folder / row.run_id
+        for name in ("report.md", "report.json", "ledger.json"):
+            if (folder / name).is_file():
+                click.echo(f"  {name}: {folder / name}")
+        if report:
+            for section in report["sections"]:
+                click.echo(f"  - {section['id']}: {section['status']} ({len(section['claims'])} claims)")
+    finally:
+        store.close()
+
+
+def _row(row: object) -> dict[str, object]:
+    fields = ("run_id", "created_at", "updated_at", "query", "template", "status", "options", "summary")
+    return {f: getattr(row, f) for f in fields}

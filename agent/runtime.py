@@ -1,0 +1,86 @@
+"""The runtime: everything library code needs, built once from Settings and closed as a context manager.
+
+Encoders (the models, loaded once), the index and its searcher; the web searcher and the LLM client join it
+when configured (later issues). Nothing here knows about the command line: problems are ``SetupError`` lines
+that the CLI, the HTTP API or a notebook report in their own way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from sleuth.agent.settings import Settings
+from sleuth.retrieval.encoders import Encoders, ModelLoadError
+from sleuth.retrieval.index import Index
+from sleuth.retrieval.search import Searcher
+from sleuth.retrieval.store import Store, StoreError, open_store
+
+
+class SetupError(RuntimeError):
+    """The runtime cannot be built (models missing, index unusable); ``str()`` is one line."""
+
+
+def load_encoders(settings: Settings) -> Encoders:
+    try:
+        return Encoders(
+            settings.models_dir,
+            settings.model_set,
+            threads=settings.encoder_threads,
+            batch_size=settings.embed_batch,
+        )
+    except ModelLoadError as exc:
+        raise SetupError(str(exc)) from exc
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    encoders: Encoders
+    store: Store
+    index: Index
+    searcher: Searcher
+
+    @classmethod
+    def open(
+        cls,
+        settings: Settings,
+        *,
+        index_dir: Path | None = None,
+        qdrant_url: str | None = None,
+        create: bool = False,
+        encoders: Encoders | None = None,
+    ) -> Runtime:
+        """Models plus an open index (``create``: make an empty one when there is none)."""
+        encoders = encoders or load_encoders(settings)
+        try:
+            store = open_store(
+                index_dir=(index_dir or settings.index).expanduser(),
+                dense_dim=encoders.identity.dense_dim,
+                create=create,
+                qdrant_url=qdrant_url or settings.qdrant_url,
+                collection=settings.qdrant_collection,
+                shards=settings.qdrant_shards,
+                replicas=settings.qdrant_replicas,
+                api_key=settings.qdrant_api_key,
+            )
+        except StoreError as exc:
+            raise SetupError(str(exc)) from exc
+        try:
+            index = Index(store, encoders.identity, create=create)
+        except StoreError as exc:
+            store.close()
+            raise SetupError(str(exc)) from exc
+        return cls(settings, encoders, store, index, Searcher(index, encoders))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Runtime:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

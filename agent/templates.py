@@ -1,0 +1,176 @@
+"""Report templates: YAML files validated on load, each section's typed fields a Pydantic model at run time.
+
+Built-in templates ship in ``configs/templates/`` (installed with the package); a user's own folder
+(``templates_dir``) is searched first, so a user may also override a built-in by name. A template file that
+does not validate is one clear error naming the file and the offending field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_JSON_TYPES: dict[str, type] = {"string": str, "number": float, "integer": int, "boolean": bool}
+
+
+class TemplateError(ValueError):
+    """A template that cannot be used; ``str()`` is one line naming it and the reason."""
+
+
+class SectionSpec(BaseModel):
+    """One section of a report: what it covers, how much evidence it needs, how to look for it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(description="Stable key of the section in report.json (snake_case).")
+    title: str = Field(min_length=1)
+    description: str = Field(min_length=1, description="What the section answers; seeds its questions.")
+    required: bool = True
+    min_evidence: int = Field(1, ge=0, le=50, description="Distinct evidence for `supported`.")
+    questions: list[str] = Field(default_factory=list, description="Guiding questions ({query} allowed).")
+    keywords: list[str] = Field(
+        default_factory=list,
+        description="Aspect vocabulary: without an LLM, evidence for this section must mention one of these.",
+    )
+    max_claims: int = Field(6, ge=1, le=30, description="At most this many claims in the section.")
+    kind: Literal["findings", "summary"] = Field(
+        "findings", description="summary: written last, from the other sections' findings."
+    )
+    fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
+
+    @field_validator("id")
+    @classmethod
+    def _snake_case(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError(f"{value!r} is not a snake_case id")
+        return value
+
+    @field_validator("fields")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None:
+            fields_model("check", value)  # raises ValueError with the reason
+        return value
+
+    def fields_model(self) -> type[BaseModel] | None:
+        """The section's typed facts as a Pydantic model (None when the section declares none)."""
+        return fields_model(f"{self.id.title().replace('_', '')}Facts", self.fields) if self.fields else None
+
+
+class Template(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    title: str = Field(min_length=1)
+    description: str = ""
+    sections: list[SectionSpec] = Field(min_length=1)
+
+    @field_validator("sections")
+    @classmethod
+    def _unique_ids(cls, value: list[SectionSpec]) -> list[SectionSpec]:
+        ids = [s.id for s in value]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"duplicate section ids {dupes}")
+        return value
+
+    def section(self, section_id: str) -> SectionSpec:
+        return next(s for s in self.sections if s.id == section_id)
+
+    @cached_property
+    def required_ids(self) -> list[str]:
+        return [s.id for s in self.sections if s.required]
+
+
+def fields_model(name: str, schema: dict[str, Any]) -> type[BaseModel]:
+    """A Pydantic model from a small JSON schema: an object of string, number, integer, boolean, enum and
+    array-of-those properties. Every field is optional: evidence may support some facts and not others."""
+    if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
+        raise ValueError("fields must be a JSON schema with type: object and properties")
+    definitions: dict[str, Any] = {}
+    for key, prop in schema["properties"].items():
+        if not isinstance(prop, dict) or not _ID.match(str(key)):
+            raise ValueError(f"field {key!r}: needs a snake_case name and a schema object")
+        annotation = _annotation(str(key), prop)
+        definitions[str(key)] = (annotation | None, Field(None, description=prop.get("description")))
+    return create_model(name, __config__=ConfigDict(extra="forbid"), **definitions)
+
+
+def _annotation(key: str, prop: dict[str, Any]) -> Any:
+    if "enum" in prop:
+        values = prop["enum"]
+        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+            raise ValueError(f"field {key!r}: enum must be a list of strings")
+        return Literal[tuple(values)]
+    kind = prop.get("type")
+    if kind == "array":
+        items = prop.get("items")
+        if not isinstance(items, dict):
+            raise ValueError(f"field {key!r}: an array needs items")
+        return list[_annotation(key, items)]  # type: ignore[misc]
+    if kind not in _JSON_TYPES:
+        raise ValueError(f"field {key!r}: type {kind!r} is not one of {sorted([*_JSON_TYPES, 'array'])}")
+    return _JSON_TYPES[kind]
+
+
+def builtin_dir() -> Path:
+    """The templates shipped with sleuth (``configs/templates`` in the repository)."""
+    return Path(str(resources.files("sleuth.configs") / "templates"))
+
+
+class TemplateLibrary:
+    """Templates by name: the user's folder first, then the built-in ones."""
+
+    def __init__(self, user_dir: Path | None = None) -> None:
+        self.folders = [d for d in (user_dir.expanduser() if user_dir else None, builtin_dir()) if d]
+
+    def names(self) -> list[str]:
+        return sorted({p.stem for folder in self.folders if folder.is_dir() for p in folder.glob("*.yaml")})
+
+    def path(self, name: str) -> Path:
+        for folder in self.folders:
+            candidate = folder / f"{name}.yaml"
+            if candidate.is_file():
+                return candidate
+        known = ", ".join(self.names()) or "none"
+        raise TemplateError(f"unknown template {name!r} (known: {known})")
+
+    def load(self, name: str) -> Template:
+        return load_template(self.path(name))
+
+    def __iter__(self) -> Iterator[Template]:
+        for name in self.names():
+            yield self.load(name)
+
+
+def load_template(path: Path) -> Template:
+    """Read and validate one template file; every problem is one ``TemplateError`` line."""
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or _first_line(exc)
+        raise TemplateError(f"template {path}: cannot read it{where} ({problem})") from exc
+    if not isinstance(data, dict):
+        raise TemplateError(f"template {path}: expected a mapping with name, title and sections")
+    data.setdefault("name", path.stem)
+    try:
+        return Template.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "template"
+        raise TemplateError(f"template {path}: {where}: {err['msg']}") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

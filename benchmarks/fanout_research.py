@@ -1,0 +1,75 @@
+"""FanOutQA questions for ``sleuth eval research``, over the development corpus's Wikipedia leads as files.
+
+Writes ``OUT/wiki/<title>.md`` (one lead per file, its document id being the page title) and two question
+files: FanOutQA dev questions whose evidence pages include at least two of the leads, with those pages as
+gold sources, split by a hash of the question id into ``questions-tune.jsonl`` (what settings may be chosen
+on) and ``questions-heldout.jsonl`` (what results are reported on, never tuned against).
+
+    python -m benchmarks.fanout_research CORPUS_DIR OUT
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+
+def document_id(title: str) -> str:
+    return title.replace("/", "_")
+
+
+def _leaves(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    subs = node.get("decomposition") or []
+    if not subs and node.get("evidence"):
+        yield node
+    for sub in subs:
+        yield from _leaves(sub)
+
+
+def build(corpus_dir: Path, out: Path, min_gold: int = 2) -> dict[str, int]:
+    leads: dict[str, Any] = json.loads((corpus_dir / "wiki" / "summaries_en-us.json").read_text())
+    wiki = out / "wiki"
+    wiki.mkdir(parents=True, exist_ok=True)
+    for title, entry in leads.items():
+        path = wiki / f"{document_id(title)}.md"
+        if path.exists():
+            continue
+        description = (entry.get("description") or "").strip()
+        head = f"# {title}\n\n" + (f"*{description}*\n\n" if description else "")
+        path.write_text(f"---\ntitle: {json.dumps(title)}\n---\n{head}{entry.get('extract') or ''}\n")
+    questions = json.loads((corpus_dir / "wiki" / "fanout-final-dev.json").read_text())
+    counts = {"tune": 0, "heldout": 0, "documents": len(leads)}
+    with (
+        (out / "questions-tune.jsonl").open("w") as tune,
+        (out / "questions-heldout.jsonl").open("w") as held,
+    ):
+        for question in questions:
+            gold = sorted(
+                {document_id(leaf["evidence"]["title"]) for leaf in _leaves(question)}
+                & {document_id(t) for t in leads}
+            )
+            if len(gold) < min_gold:
+                continue
+            row = json.dumps({"id": question["id"], "question": question["question"], "gold_sources": gold})
+            half = (
+                "tune" if int(hashlib.sha256(question["id"].encode()).hexdigest(), 16) % 2 == 0 else "heldout"
+            )
+            (tune if half == "tune" else held).write(row + "\n")
+            counts[half] += 1
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus_dir", type=Path)
+    parser.add_argument("out", type=Path)
+    args = parser.parse_args()
+    print(build(args.corpus_dir, args.out))
+
+
+if __name__ == "__main__":
+    main()

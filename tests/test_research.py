@@ -1,0 +1,290 @@
+"""The research agent end to end through the real CLI, on a fictional corpus built to test every status.
+
+``tests/data/research/docs``: the same fact in two documents, two sources that disagree, an outdated version
+of a fact, a distractor on the wrong topic, and nothing about funding (see its README).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_cli import REPO, run
+
+FIXTURE = REPO / "tests" / "data" / "research" / "docs"
+STATUSES = {"supported", "thin_evidence", "not_found", "stale"}
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A working folder with the fixture corpus ingested into ./index (runs go to ./.sleuth/runs)."""
+    folder = tmp_path_factory.mktemp("research")
+    result = run(["ingest", str(FIXTURE), "--index", str(folder / "index")], cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder
+
+
+def _research(workdir: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    result = run(
+        ["research", *args, "--index", str(workdir / "index"), "--offline", "--json"], cwd=workdir, env=env
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return dict(json.loads(result.stdout))
+
+
+def _source_text(document_id: str) -> str:
+    return (FIXTURE / f"{document_id}.md").read_text()
+
+
+def check_report(report: dict[str, Any], template_sections: list[str]) -> None:
+    """The contract's invariants, checked from the outside."""
+    assert [s["id"] for s in report["sections"]] == template_sections
+    evidence = {e["id"]: e for e in report["evidence"]}
+    for section in report["sections"]:
+        assert section["status"] in STATUSES
+        cited = {i for c in section["claims"] for i in c["evidence_ids"]}
+        for claim in section["claims"]:
+            assert claim["evidence_ids"], claim
+            assert all(i in evidence for i in claim["evidence_ids"]), claim
+        if not cited:
+            assert section["status"] == "not_found" and not section["claims"]
+        if section["status"] == "supported":
+            assert len(cited) >= section["min_evidence"]
+    for e in report["evidence"]:
+        assert e["kind"] == "corpus" and e["chunk_id"] and e["document_id"]
+
+
+def test_market_brief_on_the_fixture_corpus(workdir: Path) -> None:
+    report = _research(workdir, "the Freedonian graphene battery market", "--template", "market_brief")
+    check_report(report, ["executive_summary", "key_findings", "market_landscape", "data_notes"])
+    sections = {s["id"]: s for s in report["sections"]}
+    assert sections["key_findings"]["status"] == "supported"
+    assert sections["market_landscape"]["status"] == "supported"
+    evidence = {e["id"]: e for e in report["evidence"]}
+    for e in evidence.values():  # verbatim in the document it cites
+        assert e["quote"] in _source_text(e["document_id"])
+    # The 2024 market size is stated in two documents: one claim, two anchors, two documents.
+    landscape = sections["market_landscape"]["claims"]
+    merged = [c for c in landscape if "4.2 billion" in c["text"]]
+    assert len(merged) == 1 and len({evidence[i]["document_id"] for i in merged[0]["evidence_ids"]}) == 2
+    # Voltra Energy's share: 38 percent in one source, 31 in another.
+    conflicts = [c for c in landscape if c["kind"] == "conflict"]
+    assert conflicts and "38 percent" in conflicts[0]["text"] and "31 percent" in conflicts[0]["text"]
+    assert "Sources disagree" in sections["market_landscape"]["content"]
+    # The distractor (cheese) is never cited; the 2015 and 2024 sizes are a time series, not a conflict.
+    assert "cheese-festival" not in {e["document_id"] for e in evidence.values()}
+    assert not [c for c in conflicts if "0.6 billion" in c["text"]]
+    assert report["sources"] and {s["document_id"] for s in report["sources"]} <= {
+        "market-report-2025",
+        "industry-survey-2025",
+        "market-report-2016",
+    }
+
+
+def test_investment_memo_finds_nothing_about_funding(workdir: Path) -> None:
+    report = _research(
+        workdir, "Voltra Energy and the Freedonian graphene battery market", "--template", "investment_memo"
+    )
+    check_report(report, ["thesis", "bull_base_bear", "competitors", "funding_landscape", "risks"])
+    sections = {s["id"]: s for s in report["sections"]}
+    assert sections["funding_landscape"]["status"] == "not_found"
+    assert sections["funding_landscape"]["claims"] == []
+    assert sections["risks"]["status"] == "supported"
+    assert any("graphite" in c["text"] for c in sections["risks"]["claims"])
+
+
+def test_evidence_only_from_an_old_document_is_stale(workdir: Path, tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "pricing.yaml").write_text(
+        "title: Pricing\nsections:\n"
+        "  - id: overview\n    title: Overview\n    description: The answer.\n    kind: summary\n"
+        "  - id: prices\n    title: Prices\n    description: What a battery cell costs.\n"
+        "    questions: ['What does a {query} cell cost?']\n"
+        "    keywords: [price, prices, cost, costs, kilowatt-hour]\n"
+    )
+    report = _research(
+        workdir,
+        "Freedonian graphene battery",
+        "--template",
+        "pricing",
+        env={"SLEUTH_TEMPLATES_DIR": str(templates), "SLEUTH_STALE_DAYS": "730"},
+    )
+    check_report(report, ["overview", "prices"])
+    prices = next(s for s in report["sections"] if s["id"] == "prices")
+    assert prices["status"] == "stale", prices
+    dated = {e["document_id"]: e["date"] for e in report["evidence"]}
+    assert dated.get("market-report-2016", "").startswith("2016-02-01")
+
+
+def test_review_then_resume_honours_pins_and_drops(workdir: Path) -> None:
+    first = run(
+        [
+            "research",
+            "the Freedonian graphene battery market",
+            "--template",
+            "market_brief",
+            "--index",
+            str(workdir / "index"),
+            "--offline",
+            "--review",
+        ],
+        cwd=workdir,
+    )
+    assert first.returncode == 0, first.stderr
+    run_id = first.stderr.split("run ", 1)[1].split(":", 1)[0]
+    ledger_file = workdir / ".sleuth" / "runs" / run_id / "ledger.json"
+    ledger = json.loads(ledger_file.read_text())
+    dropped = next(e for e in ledger if "38 percent" in e["quote"])
+    pinned = min((e for e in ledger if e is not dropped), key=lambda e: e["score"])  # the least relevant
+    dropped["dropped"] = True
+    pinned["pinned"] = True
+    pinned["sections"] = ["market_landscape"]
+    ledger_file.write_text(json.dumps(ledger))
+    resumed = run(["research", "--resume", run_id, "--index", str(workdir / "index"), "--json"], cwd=workdir)
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads(resumed.stdout)
+    cited = {i for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]}
+    assert dropped["id"] not in cited and pinned["id"] in cited
+    assert report["run_id"] == run_id
+    shown = run(["runs", run_id], cwd=workdir)
+    assert shown.returncode == 0 and "complete" in shown.stdout and "report.json" in shown.stdout
+
+
+def test_an_edited_quote_that_is_not_verbatim_is_dropped(workdir: Path) -> None:
+    first = run(
+        [
+            "research",
+            "Voltra Energy market share",
+            "--template",
+            "brief",
+            "--index",
+            str(workdir / "index"),
+            "--offline",
+            "--review",
+        ],
+        cwd=workdir,
+    )
+    run_id = first.stderr.split("run ", 1)[1].split(":", 1)[0]
+    ledger_file = workdir / ".sleuth" / "runs" / run_id / "ledger.json"
+    ledger = json.loads(ledger_file.read_text())
+    forged = ledger[0]
+    forged["quote"] = forged["quote"].replace("percent", "per cent of every")
+    forged["pinned"] = True
+    ledger_file.write_text(json.dumps(ledger))
+    report = json.loads(
+        run(["research", "--resume", run_id, "--index", str(workdir / "index"), "--json"], cwd=workdir).stdout
+    )
+    assert forged["id"] not in {e["id"] for e in report["evidence"]}
+    assert report["metrics"]["guards"].get("non_verbatim", 0) >= 1
+
+
+def test_report_files_and_the_run_list(workdir: Path) -> None:
+    out = workdir / "out"
+    result = run(
+        [
+            "research",
+            "Kessel Cells factory",
+            "--template",
+            "brief",
+            "--index",
+            str(workdir / "index"),
+            "--offline",
+            "--out",
+            str(out),
+        ],
+        cwd=workdir,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(out / "report.md"), str(out / "report.json")]
+    markdown = (out / "report.md").read_text()
+    assert "| section | status | evidence |" in markdown and "## Sources" in markdown
+    report = json.loads((out / "report.json").read_text())
+    check_report(report, ["answer", "key_findings", "details", "open_questions"])
+    listed = run(["runs"], cwd=workdir)
+    assert report["run_id"] in listed.stdout
+
+
+def test_clear_errors(workdir: Path, tmp_path: Path) -> None:
+    unknown = run(["research", "x", "--template", "nope", "--index", str(workdir / "index")], cwd=workdir)
+    assert (
+        unknown.returncode == 2
+        and "unknown template 'nope'" in unknown.stderr
+        and "market_brief" in unknown.stderr
+    )
+    assert len(unknown.stderr.strip().splitlines()) == 1
+    missing = run(["research", "x", "--template", "brief", "--index", str(tmp_path / "none")], cwd=workdir)
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+    assert "sleuth ingest" in missing.stderr
+    nothing = run(
+        [
+            "research",
+            "quantum chromodynamics of neutron stars",
+            "--template",
+            "brief",
+            "--index",
+            str(workdir / "index"),
+            "--offline",
+        ],
+        cwd=workdir,
+    )
+    assert nothing.returncode == 1 and "nothing found" in nothing.stderr
+    bad = tmp_path / "templates"
+    bad.mkdir()
+    (bad / "broken.yaml").write_text(
+        "title: Broken\nsections:\n  - id: Bad-Id\n    title: X\n    description: y\n"
+    )
+    broken = run(["templates", "broken"], cwd=workdir, env={"SLEUTH_TEMPLATES_DIR": str(bad)})
+    assert broken.returncode == 2 and "broken.yaml" in broken.stderr and "sections.0.id" in broken.stderr
+
+
+def test_templates_are_listed_and_shown() -> None:
+    listed = run(["templates"])
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert names == [
+        "brief",
+        "investment_memo",
+        "literature_review",
+        "market_brief",
+        "technical_due_diligence",
+    ]
+    shown = json.loads(run(["templates", "investment_memo", "--json"]).stdout)
+    ids = {s["id"]: s for s in shown["sections"]}
+    assert list(ids) == ["thesis", "bull_base_bear", "competitors", "funding_landscape", "risks"]
+    assert ids["risks"]["required"] and ids["risks"]["min_evidence"] == 0
+    assert not ids["funding_landscape"]["required"]
+
+
+def test_research_on_a_real_corpus_is_grounded(tmp_path: Path) -> None:
+    corpus = tmp_path / "sample"
+    shutil.copytree(REPO / "data" / "sample", corpus)
+    assert run(["ingest", str(corpus), "--index", str(tmp_path / "index")], cwd=tmp_path).returncode == 0
+    for question, template in (
+        ("Which companies make smartphones and chips?", "market_brief"),
+        ("How is electricity generated from renewable sources?", "brief"),
+    ):
+        result = run(
+            [
+                "research",
+                question,
+                "--template",
+                template,
+                "--index",
+                str(tmp_path / "index"),
+                "--offline",
+                "--json",
+            ],
+            cwd=tmp_path,
+        )
+        assert result.returncode == 0, result.stderr
+        report = json.loads(result.stdout)
+        assert {s["status"] for s in report["sections"]} <= STATUSES
+        assert report["evidence"], report["metrics"]
+        for e in report["evidence"]:
+            assert e["quote"] in (corpus / f"{e['document_id']}.md").read_text()
+        for section in report["sections"]:
+            assert all(c["evidence_ids"] for c in section["claims"])
