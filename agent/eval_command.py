@@ -32,7 +32,9 @@ def eval_group() -> None:
 @eval_group.command("retrieval")
 @click.argument("dataset_dir", type=click.Path(path_type=Path))
 @click.option("--mode", type=click.Choice(["hybrid", "dense", "sparse"]), default="hybrid", show_default=True)
-@click.option("--fusion", type=click.Choice(["rrf", "dbsf"]), default="rrf", show_default=True)
+@click.option(
+    "--fusion", type=click.Choice(["rrf", "dbsf"]), default=None, help="Default: the fusion setting."
+)
 @click.option("--run-out", type=click.Path(path_type=Path), default=None, help="Write a TREC run file.")
 @click.option(
     "--index",
@@ -47,7 +49,7 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
     settings: Settings,
     dataset_dir: Path,
     mode: str,
-    fusion: str,
+    fusion: str | None,
     run_out: Path | None,
     index_dir: Path | None,
     as_json: bool,
@@ -74,7 +76,7 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
             dataset,
             Searcher(ws.index, ws.encoders),
             mode=cast(Mode, mode),
-            fusion=cast(Fusion, fusion),
+            fusion=cast(Fusion, fusion or settings.fusion),
             progress=lambda n: progress.advance(queries, n),
         )
     if run_out is not None:

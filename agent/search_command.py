@@ -21,7 +21,10 @@ from sleuth.retrieval.store.base import Fusion, Mode
 @click.option("-k", "k", type=click.IntRange(min=1, max=1000), default=10, show_default=True)
 @click.option("--mode", type=click.Choice(["hybrid", "dense", "sparse"]), default="hybrid", show_default=True)
 @click.option(
-    "--fusion", type=click.Choice(["rrf", "dbsf"]), default="rrf", show_default=True, help="Hybrid fusion."
+    "--fusion",
+    type=click.Choice(["rrf", "dbsf"]),
+    default=None,
+    help="Hybrid fusion (default: the fusion setting, dbsf).",
 )
 @click.option("--document", "documents", multiple=True, help="Only these document ids (repeatable).")
 @click.option(
@@ -42,7 +45,7 @@ def search_command(  # noqa: PLR0917 - click passes options as parameters
     qdrant_url: str | None,
     k: int,
     mode: str,
-    fusion: str,
+    fusion: str | None,
     documents: tuple[str, ...],
     chunk_types: tuple[str, ...],
     section: str | None,
@@ -62,7 +65,7 @@ def search_command(  # noqa: PLR0917 - click passes options as parameters
             query,
             k=k,
             mode=cast(Mode, mode),
-            fusion=cast(Fusion, fusion),
+            fusion=cast(Fusion, fusion or settings.fusion),
             filters=filters,
             neighbours=neighbours,
         )

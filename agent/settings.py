@@ -52,6 +52,10 @@ class Settings(BaseSettings):
         "offline",
         description="offline: provisioned BGE-small + SPLADE-tiny; full: bge-base + SPLADE++ (hub).",
     )
+    fusion: Literal["rrf", "dbsf"] = Field(
+        "dbsf",
+        description="How hybrid search fuses dense and sparse results (dbsf ranked best: BENCHMARKS.md).",
+    )
     embed_batch: int = Field(16, ge=1, le=1024, description="Texts per encoder call.")
     encoder_threads: int | None = Field(
         None, ge=1, le=256, description="onnxruntime threads (None: all cores)."

@@ -149,13 +149,12 @@ def main() -> None:
 def _quality(dataset: Dataset, wiki: Ingestor, n_docs: int, n_queries: int) -> None:
     encoders = wiki.encoders
     searcher = Searcher(wiki.index, encoders)
-    results: list[RetrievalEval] = [
-        evaluate(dataset, searcher, mode=m) for m in ("dense", "sparse", "hybrid")
-    ]
-    results[-1].mode = "hybrid (RRF k=2, dense weight 2; default)"
+    results: list[RetrievalEval] = [evaluate(dataset, searcher, mode=m) for m in ("dense", "sparse")]
+    rrf = evaluate(dataset, searcher, mode="hybrid", fusion="rrf")
+    rrf.mode = "hybrid (RRF k=2, dense weight 2)"
     dbsf = evaluate(dataset, searcher, mode="hybrid", fusion="dbsf")
-    dbsf.mode = "hybrid (DBSF)"
-    results.append(dbsf)
+    dbsf.mode = "hybrid (DBSF; default)"
+    results += [rrf, dbsf]
     bm25_metrics, bm25_seconds = _bm25(dataset)
     wiki.index.store.close()
     quality = [

@@ -11,7 +11,7 @@ from sleuth.retrieval.beir import Dataset
 from sleuth.retrieval.ingestion import Ingestor
 from sleuth.retrieval.metrics import score_run
 from sleuth.retrieval.search import Searcher
-from sleuth.retrieval.store.base import Fusion, Mode
+from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion, Mode
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def evaluate(
     searcher: Searcher,
     *,
     mode: Mode = "hybrid",
-    fusion: Fusion = "rrf",
+    fusion: Fusion = DEFAULT_FUSION,
     depth: int = 100,
     progress: Callable[[int], None] | None = None,
 ) -> RetrievalEval:

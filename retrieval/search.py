@@ -8,7 +8,7 @@ from typing import Any
 
 from sleuth.retrieval.encoders import Encoders, SparseVector
 from sleuth.retrieval.index import Index
-from sleuth.retrieval.store.base import Fusion, Match, Mode, Record, VectorQuery
+from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion, Match, Mode, Record, VectorQuery
 
 #: Chunk types a search can be limited to (the chunker's types).
 SEARCHABLE_TYPES = ("text", "table", "code", "list")
@@ -104,7 +104,7 @@ class Searcher:
         k: int = 10,
         mode: Mode = "hybrid",
         filters: SearchFilters = SearchFilters(),
-        fusion: Fusion = "rrf",
+        fusion: Fusion = DEFAULT_FUSION,
         neighbours: int = 0,
     ) -> list[SearchHit]:
         """Top ``k`` chunks; ``neighbours`` > 0 attaches that many chunks before and after each hit."""
@@ -118,7 +118,7 @@ class Searcher:
         k: int = 10,
         mode: Mode = "hybrid",
         filters: Sequence[SearchFilters] | None = None,
-        fusion: Fusion = "rrf",
+        fusion: Fusion = DEFAULT_FUSION,
     ) -> list[list[SearchHit]]:
         """Several searches with the queries encoded in one batch (most of a query's cost is encoding)."""
         vectors = self.encoders.embed_queries(queries)
@@ -131,7 +131,7 @@ class Searcher:
         k: int = 10,
         mode: Mode = "hybrid",
         filters: Sequence[SearchFilters] | None = None,
-        fusion: Fusion = "rrf",
+        fusion: Fusion = DEFAULT_FUSION,
     ) -> list[list[SearchHit]]:
         """Searches with queries already encoded (``Encoders.embed_queries``), e.g. to reuse the vectors."""
         per_query = list(filters) if filters is not None else [SearchFilters()] * len(vectors)
@@ -217,7 +217,7 @@ class Searcher:
         return list(dict.fromkeys([*ends, *close]))[:3]
 
     def rank_documents(
-        self, query: str, *, k: int = 100, mode: Mode = "hybrid", fusion: Fusion = "rrf"
+        self, query: str, *, k: int = 100, mode: Mode = "hybrid", fusion: Fusion = DEFAULT_FUSION
     ) -> list[tuple[str, float]]:
         """Documents ranked by their best chunk (the contract's document-level ranking), best first."""
         dense, sparse = self.encoders.embed_query(query)

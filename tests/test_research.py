@@ -288,3 +288,22 @@ def test_research_on_a_real_corpus_is_grounded(tmp_path: Path) -> None:
             assert e["quote"] in (corpus / f"{e['document_id']}.md").read_text()
         for section in report["sections"]:
             assert all(c["evidence_ids"] for c in section["claims"])
+
+
+def test_the_event_log_replays_the_run(workdir: Path) -> None:
+    from sleuth.agent.runs import RunStore  # noqa: PLC0415
+
+    report = _research(workdir, "Kessel Cells and Voltra Energy", "--template", "brief")
+    store = RunStore(workdir / ".sleuth" / "runs")
+    try:
+        events = list(store.events(report["run_id"]))
+        assert events[0]["type"] == "run_started" and events[-1]["type"] == "complete"
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        kinds = {e["type"] for e in events}
+        assert {"plan", "question_started", "question_finished", "evidence", "section_status"} <= kinds
+        assert events[-1]["report"] == report
+        assert store.get(report["run_id"]).status == "complete"
+        assert store.artifact(report["run_id"], "report") == report
+        assert next(e["seq"] for e in store.events(report["run_id"], after=3)) == 4
+    finally:
+        store.close()

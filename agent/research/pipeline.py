@@ -42,6 +42,7 @@ from sleuth.agent.runtime import Runtime
 from sleuth.agent.templates import Template
 from sleuth.retrieval.encoders import SparseVector
 from sleuth.retrieval.search import SearchFilters, SearchHit
+from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class ResearchOptions:
     route_min_similarity: float = 0.62
     stale_days: int = 730
     fanout: int = 4
+    fusion: Fusion = DEFAULT_FUSION
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -220,7 +222,9 @@ class ResearchRun:
     ) -> list[list[Passage]]:
         searcher = self.runtime.searcher
         filters = [SearchFilters(document_ids=[q.document_id] if q.document_id else ()) for q in questions]
-        found = searcher.search_vectors(vectors, k=self.options.hits_per_question, filters=filters)
+        found = searcher.search_vectors(
+            vectors, k=self.options.hits_per_question, filters=filters, fusion=self.options.fusion
+        )
         # Neighbours of each question's best hits, in one lookup: the sentence that answers is often just
         # across a chunk boundary.
         tops = [h for hits in found for h in hits[:3]]

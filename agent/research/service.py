@@ -54,6 +54,7 @@ def options_from(
         route_min_similarity=settings.route_min_similarity,
         stale_days=settings.stale_days,
         fanout=settings.fanout,
+        fusion=settings.fusion,
     )
 
 

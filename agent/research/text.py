@@ -157,7 +157,7 @@ def sentence_spans(markdown: str) -> list[Span]:
             continue  # indented code
         block.append((start + (len(body) - len(body.lstrip())), body.lstrip()))
     flush()
-    return [s for s in spans if len(words(markdown[s.start : s.end])) >= 3]
+    return [s for s in spans if len(words(markdown[s.start : s.end])) >= (2 if s.kind == "row" else 3)]
 
 
 def _sentences(text: str, start: int, end: int) -> list[Span]:

@@ -27,7 +27,7 @@ from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
 
-CONVERTER_VERSION = "2026.11.2"
+CONVERTER_VERSION = "2026.11.3"
 """Bump when any conversion path changes its output: cached conversions of older versions are redone."""
 
 CONVERTIBLE_SUFFIXES = frozenset(SUFFIXES)
@@ -128,13 +128,22 @@ def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
         return _convert_pdf(path, options)
     from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415 - heavy
 
+    details: dict[str, object] = {}
+    data: bytes | None = None
+    raw = path.read_bytes() if fmt is Format.HTML else b""
+    if fmt is Format.HTML:
+        from sleuth.ingest.convert.html_main import clean_html  # noqa: PLC0415
+
+        cleaned = clean_html(raw)
+        data = cleaned.html.encode()
+        details = {"main": cleaned.main, "removed": dict(cleaned.removed)}
     try:
-        markdown, pages, title = convert_with_docling(path, f".{fmt.value}")
+        markdown, pages, title = convert_with_docling(path, f".{fmt.value}", data=data)
     except Exception as exc:  # Docling wraps parser failures in many exception types
         raise SourceError(path, f"{fmt.value.upper()} conversion failed ({_reason(exc)})") from exc
     if not markdown.strip():
         raise SourceError(path, f"no text found in the {fmt.value.upper()} document")
-    meta = html_metadata(path.read_bytes()) if fmt is Format.HTML else _docx_metadata(path)
+    meta = html_metadata(raw) if fmt is Format.HTML else _docx_metadata(path)
     return Converted(
         markdown,
         fmt,
@@ -143,6 +152,7 @@ def _convert(path: Path, fmt: Format, options: ConvertOptions) -> Converted:
         meta.title or title,
         date=meta.date,
         date_source=meta.date_source,
+        details=details,
     )
 
 

@@ -36,16 +36,17 @@ def _converter(artifacts: str | None) -> Any:
 
 
 def convert_with_docling(
-    path: Path, suffix: str, artifacts: Path | None = None
+    path: Path, suffix: str, artifacts: Path | None = None, data: bytes | None = None
 ) -> tuple[str, int | None, str | None]:
     """(Markdown, page count or None, title) of an HTML, DOCX or (with models) PDF file.
 
-    The file goes in as a stream named by its detected ``suffix``: Docling picks its backend by name, and
-    the name may lie.
+    The file (or ``data`` standing for it, e.g. cleaned HTML) goes in as a stream named by its detected
+    ``suffix``: Docling picks its backend by name, and the name may lie.
     """
     from docling.datamodel.base_models import DocumentStream  # noqa: PLC0415
 
-    stream = DocumentStream(name=f"{path.stem}{suffix}", stream=BytesIO(path.read_bytes()))
+    content = data if data is not None else path.read_bytes()
+    stream = DocumentStream(name=f"{path.stem}{suffix}", stream=BytesIO(content))
     result = _converter(str(artifacts) if artifacts else None).convert(stream, raises_on_error=True)
     document = result.document
     title = next((t.text for t in document.texts if getattr(t, "label", "") == "title"), None)

@@ -1,0 +1,217 @@
+"""An HTML page's main content, cleaned for conversion: no navigation, admonitions as quotes, one root.
+
+Documentation pages wrap their content in navigation bars, sidebars with the whole table of contents, "prev |
+up | next" tables and footers; converted as they are, those become chunks that win every search. Before
+Docling converts a page:
+
+1. the main content is located: ``<main>``, ``role="main"``, a single ``<article>``, or the usual content
+   containers (``#content``, ``.body``, ...); the whole body when the page has none of these;
+2. boilerplate inside it goes: scripts and forms; ``nav``, ``aside``, ``footer``; ARIA navigation, search and
+   complementary regions; elements whose class or id names navigation, sidebars, tables of contents,
+   breadcrumbs, cookie banners and the like; tables that are mostly links (prev/next bars); hidden elements;
+   the permalink marks (¶) of headings;
+3. admonitions (note, tip, warning, ... boxes) become block quotes whose title is bold text, so they no
+   longer open a section that swallows the ones after it;
+4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks);
+5. every heading is rooted under the page's title: when the page has several top-level headings (a
+   reference page's "Synopsis", "Description", ...), its title becomes the one top heading and the rest
+   move down a level.
+
+Why not a general extractor (trafilatura, readability): they are tuned for articles and drop what matters in a
+manual (code, tables, short reference sections) when it looks like boilerplate to them; documentation pages
+mark their structure explicitly, and these rules read that markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from lxml import etree
+from lxml import html as lxml_html
+
+_MAIN_SELECTORS = (
+    "//main",
+    "//*[@role='main']",
+    "//*[@id='content' or @id='main-content' or @id='maincontent' or @id='main' or @id='page-content']",
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' body ')"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' rst-content ')"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' main-content ')"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' markdown-body ')]",
+)
+_DROP_TAGS = ("script", "style", "noscript", "template", "form", "button", "input", "select", "iframe", "nav")
+_DROP_ROLES = {"navigation", "search", "complementary", "contentinfo", "banner"}
+_BOILERPLATE = re.compile(
+    r"^(?:nav|navbar|navigation|navheader|navfooter|nav-panel|navbox|breadcrumbs?|sidebar|sphinxsidebar|"
+    r"sphinxsidebarwrapper|related|localtoc|globaltoc|toc|toctree-wrapper|table-of-contents|pagination|"
+    r"prev-next|footer|copyright|cookie|cookies|consent|gdpr|share|social|skip-link|skiplink|headerlink|"
+    r"edit-on-github|advert|ads|quickview|page-header|site-header|site-footer|menu|topbar|bottombar)$",
+    re.I,
+)
+_ADMONITION = re.compile(
+    r"^(?:admonition|note|tip|hint|warning|caution|important|attention|danger|error|seealso|callout|notice|"
+    r"alert|info|sidebar-note)$",
+    re.I,
+)
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_PERMALINK = {"¶", "#", "§", "🔗", "link"}
+
+
+@dataclass
+class CleanedHtml:
+    html: str
+    title: str | None
+    #: What was removed or rewritten, by kind (for measurement and logs).
+    removed: Counter[str] = field(default_factory=Counter)
+    main: str = "body"
+
+
+def clean_html(raw: bytes | str) -> CleanedHtml:
+    """The page reduced to its main content, ready for Docling."""
+    tree = lxml_html.document_fromstring(raw)
+    title = _title(tree)
+    removed: Counter[str] = Counter()
+    main, how = _main(tree)
+    for element in list(main.iter(etree.Element)):
+        if element is main or element.getparent() is None:
+            continue
+        reason = _boilerplate(element)
+        if reason:
+            removed[reason] += 1
+            _remove(element)
+    for element in list(main.iter("table")):
+        if element.getparent() is not None and _link_table(element):
+            removed["link table"] += 1
+            _remove(element)
+    _admonitions(main, removed)
+    _preformatted(main)
+    _root_headings(main, title, removed)
+    body = etree.tostring(main, encoding="unicode", method="html")
+    head = f"<title>{_escape(title)}</title>" if title else ""
+    return CleanedHtml(
+        f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>", title, removed, how
+    )
+
+
+def _title(tree: lxml_html.HtmlElement) -> str | None:
+    titles = tree.findall(".//title")
+    text = " ".join(titles[0].text_content().split()) if titles else ""
+    return text or None
+
+
+def _main(tree: lxml_html.HtmlElement) -> tuple[lxml_html.HtmlElement, str]:
+    for selector in _MAIN_SELECTORS:
+        found = [e for e in tree.xpath(selector) if len(e.text_content().strip()) > 40]
+        if found:
+            return max(found, key=lambda e: len(e.text_content())), selector.split("[")[0].strip(
+                "/"
+            ) or "body"
+    articles = tree.findall(".//article")
+    if len(articles) == 1:
+        return articles[0], "article"
+    body = tree.find(".//body")
+    return (body if body is not None else tree), "body"
+
+
+def _boilerplate(element: lxml_html.HtmlElement) -> str | None:
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag in _DROP_TAGS or tag in ("aside", "footer"):
+        return tag
+    if (element.get("role") or "").lower() in _DROP_ROLES:
+        return f"role {element.get('role')}"
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return "hidden"
+    if re.search(r"display\s*:\s*none", element.get("style") or ""):
+        return "hidden"
+    names = (element.get("class") or "").split() + ([element.get("id")] if element.get("id") else [])
+    for name in names:
+        if _BOILERPLATE.match(name):
+            return f"boilerplate {name}"
+    if tag == "a" and element.text_content().strip() in _PERMALINK and _in_heading(element):
+        return "permalink"
+    return None
+
+
+def _in_heading(element: lxml_html.HtmlElement) -> bool:
+    return any(a.tag in _HEADING_TAGS for a in element.iterancestors())
+
+
+def _remove(element: lxml_html.HtmlElement) -> None:
+    """Drop an element but keep the text that follows it (its tail belongs to the parent)."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    if tail:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)
+
+
+def _link_table(table: lxml_html.HtmlElement) -> bool:
+    """A table that is a navigation bar: a few rows, nearly all of its text in links."""
+    text = " ".join(table.text_content().split())
+    if not text or len(table.findall(".//tr")) > 4:
+        return False
+    linked = sum(len(" ".join(a.text_content().split())) for a in table.iter("a"))
+    return linked / len(text) >= 0.5
+
+
+def _admonitions(main: lxml_html.HtmlElement, removed: Counter[str]) -> None:
+    for box in list(main.iter("div", "aside", "section", "table")):
+        names = (box.get("class") or "").split()
+        if not any(_ADMONITION.match(n) for n in names) or box.getparent() is None:
+            continue
+        for heading in [h for h in box.iter(*_HEADING_TAGS)] + box.find_class("admonition-title"):
+            strong = etree.Element("strong")
+            strong.text = " ".join(heading.text_content().split())
+            para = etree.Element("p")
+            para.append(strong)
+            para.tail = heading.tail
+            parent = heading.getparent()
+            if parent is not None:
+                parent.replace(heading, para)
+        box.tag = "blockquote"
+        removed["admonition as quote"] += 1
+
+
+def _preformatted(main: lxml_html.HtmlElement) -> None:
+    for pre in main.iter("pre"):
+        text = pre.text_content()
+        for child in list(pre):
+            pre.remove(child)
+        pre.text = text
+
+
+def _root_headings(main: lxml_html.HtmlElement, title: str | None, removed: Counter[str]) -> None:
+    headings = [h for h in main.iter(*_HEADING_TAGS)]
+    if not headings or not title:
+        return
+    top = min(int(h.tag[1]) for h in headings)
+    tops = [h for h in headings if int(h.tag[1]) == top]
+    if len(tops) == 1 and tops[0] is headings[0]:
+        return
+    for heading in headings:
+        if _same_text(heading.text_content(), title) and int(heading.tag[1]) == top:
+            _remove(heading)  # its content now sits under the title itself
+            removed["heading equal to the title"] += 1
+            continue
+        heading.tag = f"h{min(int(heading.tag[1]) - top + 2, 6)}"
+    root = etree.Element("h1")
+    root.text = title
+    root.tail = main.text
+    main.text = None
+    main.insert(0, root)
+    removed["title made the root heading"] += 1
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _escape(text: str | None) -> str:
+    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
