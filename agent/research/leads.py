@@ -1,8 +1,8 @@
 """Leads: what the evidence mentions without explaining, turned into questions one level deeper.
 
 Three kinds, found in the quotes of new evidence:
-- named things (people, companies, places, products: runs of capitalised words) and acronyms that the
-  question did not name and that no document in the ledger is about;
+- named things (people, companies, places, products: runs of capitalised words) that the question did not
+  name and that no document in the ledger is about (acronyms are not: a text usually explains its own);
 - quoted or defined terms (“...”, "...") of a few words;
 - cross-references ("see Section 4.2", "described in Chapter 3"), looked up inside the same document.
 
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.text import acronyms, content_terms, named_things, term_set
+from sleuth.agent.research.text import content_terms, named_things, term_set
 
 _QUOTED = re.compile(r"[“\"]([^”\"\n]{3,60})[”\"]")
 _CROSS_REF = re.compile(
@@ -42,41 +42,48 @@ class Lead:
 def find_leads(
     evidence: Iterable[Evidence], *, asked: Iterable[str], known_documents: Iterable[str], focus: str
 ) -> list[Lead]:
-    """Leads in ``evidence``, best first; ``asked``: questions already asked; ``focus``: the user's query."""
+    """Leads in ``evidence``, best first; ``asked``: questions already asked; ``focus``: the user's query.
+
+    A name is a lead when the evidence mentions it but is not about it: not the document's own subject
+    under another spelling ("Franklin Delano Roosevelt" in the article "Franklin D. Roosevelt"), not a thing
+    a document of the ledger is about, not already asked. One-word names need two quotes mentioning them
+    ("American" in one sentence is an adjective, not a subject). Priority: the relevance to the query of the
+    evidence that mentions it.
+    """
+    items = list(evidence)
     asked_terms: set[str] = set()
     for question in asked:
         asked_terms |= term_set(question)
     known = {_key(d) for d in known_documents}
     focus_words = " ".join(_focus_words(focus))
     scores: dict[str, float] = defaultdict(float)
+    mentions: dict[str, int] = defaultdict(int)
     spelling: dict[str, str] = {}
     sections: dict[str, set[str]] = defaultdict(set)
     refs: list[Lead] = []
-    for item in evidence:
+    for item in items:
         quote = item.quote
-        own = {_key(item.document_id or ""), _key(item.title or "")}
-        for name in [*named_things(quote), *acronyms(quote), *_QUOTED.findall(quote)]:
+        own = term_set(f"{item.document_id or ''} {item.title or ''}")
+        for name in dict.fromkeys([*named_things(quote), *_QUOTED.findall(quote)]):
             key = _key(name)
             terms = term_set(name)
-            if not key or not terms or key in own or key in known or terms <= asked_terms:
+            if not key or not terms or key in known or terms <= asked_terms:
                 continue
-            scores[key] += 0.5 + item.score
+            if len(terms & own) >= 0.5 * len(terms):
+                continue
+            scores[key] += 0.5 + max(item.relevance, 0.0)
+            mentions[key] += 1
             spelling.setdefault(key, name.strip())
             sections[key].update(item.sections)
         for ref in _CROSS_REF.findall(quote):
             if item.document_id:
                 refs.append(
-                    Lead(ref.strip(), item.document_id, tuple(item.sections), 1.0 + item.score, "ref")
+                    Lead(ref.strip(), item.document_id, tuple(item.sections), 2.0 + item.relevance, "ref")
                 )
     leads = [
-        Lead(
-            f"{spelling[key]} {focus_words}".strip(),
-            None,
-            tuple(sorted(sections[key])),
-            score,
-            "name",
-        )
+        Lead(f"{spelling[key]} {focus_words}".strip(), None, tuple(sorted(sections[key])), score, "name")
         for key, score in scores.items()
+        if len(key.split()) > 1 or mentions[key] >= 2
     ]
     return sorted([*refs, *leads], key=lambda lead: -lead.priority)
 

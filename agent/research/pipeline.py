@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from sleuth.agent.events import (
     EvidenceAdded,
     PlanReady,
@@ -32,9 +34,9 @@ from sleuth.agent.events import (
 )
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source
 from sleuth.agent.research.coverage import cited, section_status
-from sleuth.agent.research.evidence import Evidence, Ledger, Passage, QuoteSelector, evidence_id
+from sleuth.agent.research.evidence import Evidence, Ledger, Passage, QuoteChoice, QuoteSelector, evidence_id
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
-from sleuth.agent.research.leads import find_leads
+from sleuth.agent.research.leads import Lead, find_leads
 from sleuth.agent.research.plan import ExtractivePlanner, Planner, Question, guard_plan
 from sleuth.agent.research.routing import Embedder, aspect_match, route
 from sleuth.agent.research.synthesis import ExtractiveSynthesizer, Synthesizer
@@ -63,6 +65,19 @@ class ResearchOptions:
     stale_days: int = 730
     fanout: int = 4
     fusion: Fusion = DEFAULT_FUSION
+    #: Evidence is kept when its similarity to the user's query is within this of the best quote the
+    #: verbatim search found (the dense model's cosine scale).
+    relevance_margin: float = 0.06
+    #: The same for the evidence of leads (a step removed from the question: held closer).
+    lead_margin: float = 0.03
+    #: The same for questions about one aspect of the topic (a section with its own vocabulary).
+    aspect_margin: float = 0.15
+    #: Documents a report cites at most (the most relevant to the query, by the reranker).
+    max_sources: int = 5
+    #: Leads followed per level (the most relevant first).
+    max_leads_per_level: int = 8
+    #: Stop descending once every required section has enough evidence from distinct documents.
+    stop_when_covered: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -76,6 +91,12 @@ class _State:
     #: Documents the searches saw per section (what "where the corpus allows" is measured against).
     seen_documents: dict[str, set[str]] = field(default_factory=dict)
     levels: int = 0
+    #: Candidate quotes left out for being far from the user's query.
+    off_topic: int = 0
+    #: Documents with evidence that ranked below the citation cap.
+    uncited_documents: int = 0
+    #: The best-ranked passage of every document any question retrieved: what citations are chosen from.
+    pool: dict[str, Passage] = field(default_factory=dict)
     stop_reason: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -103,6 +124,14 @@ class ResearchRun:
         self._seq = 0
         self._selector = QuoteSelector(runtime.encoders.sparse_token_ids)
         self._started = time.monotonic()
+        self._query_vector: np.ndarray | None = None
+        #: The passage each piece of evidence was cut from (title, heading path, text), for the reranker.
+        self._passages: dict[str, str] = {}
+        self._query_weights: dict[int, float] = {}
+        self._section_ids = {s.id for s in template.sections}
+        self._query_vectors: tuple[list[float], SparseVector] | None = None
+        #: Relevance of the best quote the verbatim search found: the run's measure of "on topic".
+        self._anchor: float | None = None
 
     # -- the stream
 
@@ -176,11 +205,15 @@ class ResearchRun:
             results = await self._search(level)
             state.seconds["search"] = state.seconds.get("search", 0.0) + time.monotonic() - started
             level_new: list[Evidence] = []
-            for question, passages, weights in results:
+            candidates = [(q, self._candidates(q, passages, w)) for q, passages, w in results]
+            texts = {p.chunk_id: p.text for _, passages, _ in results for p in passages if p.chunk_id}
+            await self._score_relevance(candidates, texts)
+            found: list[tuple[Question, list[Evidence]]] = []
+            for question, items in candidates:
                 yield self._event(QuestionStarted, question=question.planned())
-                t0 = time.monotonic()
-                new = self._collect(question, passages, weights)
+                new = self._admit(items, margin=self._margin(question))
                 level_new.extend(new)
+                found.append((question, new))
                 if new:
                     yield self._event(
                         EvidenceAdded,
@@ -188,15 +221,18 @@ class ResearchRun:
                         evidence_ids=[e.id for e in new],
                         total=len(state.ledger),
                     )
-                leads = self._leads(question, new) if depth < opts.depth else []
-                queue.extend(leads)
+            leads = self._leads(found, texts) if depth < opts.depth else {}
+            elapsed = (time.monotonic() - started) / len(level)
+            for (question, new), (_, passages, _) in zip(found, results, strict=True):
+                children = leads.get(question.id, [])
+                queue.extend(children)
                 yield self._event(
                     QuestionFinished,
                     question_id=question.id,
                     hits=len(passages),
                     new_evidence=len(new),
-                    leads=len(leads),
-                    seconds=time.monotonic() - t0,
+                    leads=len(children),
+                    seconds=elapsed,
                 )
             reason = self._stop_reason(level_new, depth, queue)
             if reason:
@@ -212,6 +248,9 @@ class ResearchRun:
         encoders = self.runtime.encoders
         vectors = await asyncio.to_thread(encoders.embed_queries, [q.text for q in questions])
         weights = [_weights(sparse) for _, sparse in vectors]
+        for question, w, vector in zip(questions, weights, vectors, strict=True):
+            if question.text == self.query:
+                self._query_weights, self._query_vectors = w, vector
         if not self.options.use_corpus:
             return [(q, [], w) for q, w in zip(questions, weights, strict=True)]
         hits = await asyncio.to_thread(self._corpus_hits, questions, vectors)
@@ -240,62 +279,141 @@ class ResearchRun:
                         passages.append(_passage(item, rank, hit.score))
             for section in question.sections:
                 self.state.seen_documents.setdefault(section, set()).update(h.document_id for h in hits)
+            for passage in passages:
+                known = self.state.pool.get(passage.document_id or "")
+                if passage.document_id and (known is None or passage.rank < known.rank):
+                    self.state.pool[passage.document_id] = passage
             out.append(passages)
         return out
 
-    def _collect(
+    def _candidates(
         self, question: Question, passages: list[Passage], weights: dict[int, float]
     ) -> list[Evidence]:
-        """The question's best quotes as new evidence (at most ``evidence_per_question``)."""
-        if not passages or self.state.ledger.full:
+        """The question's best quotes (at most ``evidence_per_question``), not yet admitted."""
+        if not passages:
             return []
         choices = self._selector.choose(weights, passages)
         best = max((c.coverage for per in choices for c in per), default=0.0)
         # On-topic passages set the bar: a quote far below the question's best is about something else
         # (the same place and the word "market", but cheese instead of batteries).
         floor = max(self.options.min_quote_coverage, self.options.relative_coverage * best)
-        candidates = [
+        pairs = [
             (choice, passage)
             for per_passage, passage in zip(choices, passages, strict=True)
             for choice in per_passage
             if choice.coverage >= floor and choice.own > 0
         ]
-        candidates.sort(key=lambda pair: (-pair[0].score, pair[1].rank))
-        new: list[Evidence] = []
-        for choice, passage in candidates[: self.options.evidence_per_question]:
+        # The search's ranking decides which passages matter (hybrid retrieval is the stronger judge of a
+        # passage); the quote score only picks what to cut from each (at most two quotes a passage).
+        pairs.sort(key=lambda pair: (pair[1].rank, -pair[0].score))
+        taken: list[int] = []
+        kept: list[tuple[QuoteChoice, Passage]] = []
+        for pair in pairs:
+            if id(pair[1]) not in taken:
+                if len(taken) == self.options.evidence_per_question:
+                    continue
+                taken.append(id(pair[1]))
+            kept.append(pair)
+        pairs = kept
+        out: list[Evidence] = []
+        for choice, passage in pairs:
             quote = passage.text[choice.start : choice.end]
-            item = Evidence(
-                id=evidence_id(passage, quote),
-                kind=passage.kind,
-                chunk_id=passage.chunk_id,
-                url=passage.url,
-                document_id=passage.document_id,
-                title=passage.title,
-                section_path=passage.section_path,
-                page=passage.page,
-                quote=quote,
-                date=passage.date,
-                source=passage.source,
-                question_id=question.id,
-                question=question.text,
-                sections=list(question.sections),
-                score=round(choice.score, 4),
+            out.append(
+                Evidence(
+                    id=evidence_id(passage, quote),
+                    kind=passage.kind,
+                    chunk_id=passage.chunk_id,
+                    url=passage.url,
+                    document_id=passage.document_id,
+                    title=passage.title,
+                    section_path=passage.section_path,
+                    page=passage.page,
+                    quote=quote,
+                    date=passage.date,
+                    source=passage.source,
+                    question_id=question.id,
+                    question=question.text,
+                    sections=list(question.sections),
+                    score=round(choice.score, 4),
+                )
             )
+        return out
+
+    async def _score_relevance(
+        self, candidates: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
+    ) -> None:
+        await asyncio.to_thread(self._score_relevance_now, candidates, texts)
+
+    def _score_relevance_now(
+        self, candidates: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
+    ) -> None:
+        """Every candidate's similarity to the user's query (dense model, one batch per level): cheap enough
+        to steer discovery. The verbatim search sets the anchor, what "on topic" means for this run."""
+        items = [e for _, group in candidates for e in group]
+        if not items:
+            return
+        encoders = self.runtime.encoders
+        if self._query_vector is None:
+            self._query_vector = encoders.embed_dense([self.query], query=True)[0]
+        vectors = encoders.embed_dense([_passage_text(e, texts) for e in items])
+        scored = iter(float(s) for s in vectors @ self._query_vector)
+        for question, group in candidates:
+            group[:] = [e.model_copy(update={"relevance": round(next(scored), 4)}) for e in group]
+            if question.text == self.query and group:
+                best = max(e.relevance for e in group)
+                self._anchor = best if self._anchor is None else max(self._anchor, best)
+        self._passages.update({e.id: _passage_text(e, texts) for e in items})
+
+    def _margin(self, question: Question) -> float | None:
+        """How far below the anchor a question's evidence may fall: the user's own question is trusted by
+        rank, as a search is; a lead, a step removed from it, must stay closest to it."""
+        if question.text == self.query:
+            return None
+        if question.origin == "lead":
+            return self.options.lead_margin
+        aspects = [self.template.section(s).keywords for s in question.sections if s in self._section_ids]
+        if aspects and all(aspects):
+            # A question about an aspect (risks, funding) finds passages less like the query as a whole;
+            # the aspect's own words guard those sections, so the margin is wider.
+            return self.options.aspect_margin
+        return self.options.relevance_margin
+
+    def _admit(self, items: list[Evidence], *, margin: float | None) -> list[Evidence]:
+        """New evidence among ``items``: close enough to the query, within the budget, not seen before."""
+        floor = self._anchor - margin if self._anchor is not None and margin is not None else None
+        new: list[Evidence] = []
+        for item in items:
+            if floor is not None and item.relevance < floor:
+                self.state.off_topic += 1
+                continue
             if self.state.ledger.add(item):
                 new.append(item)
         return new
 
-    def _leads(self, question: Question, new: list[Evidence]) -> list[Question]:
+    def _leads(
+        self, found: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
+    ) -> dict[str, list[Question]]:
+        """The level's best leads (at most ``max_leads_per_level``), as questions one level deeper.
+
+        Leads are read in the whole passage each new piece of evidence was cut from: the names a relevant
+        passage mentions are not always in the sentence that was quoted.
+        """
         state = self.state
-        leads = find_leads(
-            new,
-            asked=[q.text for q in state.questions.values()],
-            known_documents={e.document_key for e in state.ledger} | {e.title or "" for e in state.ledger},
-            focus=self.query,
-        )
-        out: list[Question] = []
-        for lead in leads:
-            if len(state.questions) >= self.options.max_questions:
+        asked = [q.text for q in state.questions.values()]
+        known = {e.document_key for e in state.ledger} | {e.title or "" for e in state.ledger}
+        ranked: list[tuple[float, Question, Lead]] = []
+        for question, new in found:
+            context = [e.model_copy(update={"quote": texts.get(e.chunk_id or "", e.quote)}) for e in new]
+            for lead in find_leads(context, asked=asked, known_documents=known, focus=self.query):
+                ranked.append((lead.priority, question, lead))
+        ranked.sort(key=lambda item: -item[0])
+        out: dict[str, list[Question]] = {}
+        taken = 0
+        for priority, question, lead in ranked:
+            if (
+                taken >= self.options.max_leads_per_level
+                or len(state.questions) >= self.options.max_questions
+            ):
                 break
             key = _norm(lead.text)
             if key in state.asked:
@@ -307,18 +425,19 @@ class ResearchRun:
                 sections=list(lead.sections) or list(question.sections),
                 depth=question.depth + 1,
                 origin="lead",
-                priority=lead.priority / (question.depth + 2),
+                priority=priority,
                 document_id=lead.document_id,
                 parent=question.id,
             )
             state.questions[child.id] = child
             question.children.append(child.id)
-            out.append(child)
+            out.setdefault(question.id, []).append(child)
+            taken += 1
         return out
 
     def _stop_reason(self, new: list[Evidence], depth: int, queue: list[Question]) -> str:
         opts = self.options
-        if self._covered():
+        if opts.stop_when_covered and self._covered():
             return "every required section has enough evidence from distinct documents"
         if not new:
             return "a level added no new evidence"
@@ -351,13 +470,14 @@ class ResearchRun:
         counts = GuardCounts()
         started = time.monotonic()
         ledger = self.state.ledger
+        ranking = await asyncio.to_thread(self._choose_sources)
         sources = await asyncio.to_thread(self._source_texts, ledger.live())
         verified = verify_quotes(ledger.live(), sources, counts)
         good = {e.id: e for e in verified}  # repaired quotes replace the stored ones
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
+        verified = await asyncio.to_thread(self._cited_only, verified, sources, ranking)
         routed = await asyncio.to_thread(self._route, verified)
-        relevance = await asyncio.to_thread(self._query_relevance, verified)
-        drafts = self.synthesizer.write(self.template, routed, relevance)
+        drafts = self.synthesizer.write(self.template, routed, {e.id: e.relevance for e in verified})
         evidence = {e.id: e for e in verified}
         now = datetime.now(UTC)
         sections: list[SectionReport] = []
@@ -393,6 +513,90 @@ class ResearchRun:
         report.check()
         yield self._event(RunComplete, report=report.model_dump(mode="json"))
 
+    def _choose_sources(self) -> dict[str, float]:
+        """The documents a report may cite, each with its relevance to the user's query.
+
+        A cross-encoder reads the query with the best passage of every document any question retrieved (it
+        judges relevance better than comparing two vectors can, and a run's few dozen documents cost a
+        fraction of a second); the ``max_sources`` best are cited. A chosen document that has no evidence
+        yet gets a quote cut from that passage for the query itself. Without a pool (a resumed run) the
+        documents of the ledger are ranked the same way. Measured on FanOutQA in docs/BENCHMARKS.md.
+        """
+        ledger = self.state.ledger
+        pool = dict(self.state.pool)
+        for e in ledger.live():  # documents known only from the ledger (resumed runs, pins)
+            if e.document_key not in pool:
+                pool[e.document_key] = Passage(
+                    kind=e.kind,
+                    text=self._passages.get(e.id, e.quote),
+                    document_id=e.document_id,
+                    title=e.title,
+                    section_path=e.section_path,
+                    page=e.page,
+                    date=e.date,
+                    source=e.source,
+                    chunk_id=e.chunk_id,
+                    url=e.url,
+                )
+        if not pool:
+            return {}
+        pool.update(self._best_for_query(list(pool)))
+        keys = list(pool)
+        read = ["\n".join(x for x in (p.title, p.section_path, p.text) if x)[:2000] for p in pool.values()]
+        scores = dict(zip(keys, self.runtime.encoders.rerank(self.query, read), strict=True))
+        chosen = sorted(keys, key=lambda k: -scores[k])[: self.options.max_sources]
+        have = {e.document_key for e in ledger.live()}
+        missing = [pool[k] for k in chosen if k not in have]
+        if missing and self._query_weights:
+            # A chosen document found only by a search gets a quote cut for the query itself; it must still
+            # be on the run's topic, as every piece of evidence must.
+            query = Question("q0", self.query, [s.id for s in self.template.sections], origin="plan")
+            items = self._candidates(query, missing, self._query_weights)
+            self._score_relevance_now([(query, items)], {p.chunk_id: p.text for p in missing if p.chunk_id})
+            ledger.limit = max(ledger.limit, len(ledger) + len(items))  # the citation step is not discovery
+            self._admit(items, margin=self.options.relevance_margin)
+            cited = {e.document_key for e in ledger.live()}
+            chosen = [k for k in chosen if k in cited]
+        self.state.uncited_documents = max(0, len(pool) - len(chosen))
+        return {k: scores[k] for k in chosen}
+
+    def _best_for_query(self, documents: list[str]) -> dict[str, Passage]:
+        """Each corpus document's chunk that best matches the user's query (one filtered search each, the
+        query encoded once): a document is judged by what it says about the question, not by the passage
+        some lead happened to find."""
+        if self._query_vectors is None or not self.options.use_corpus:
+            return {}
+        corpus = [
+            d for d in documents if self.state.pool.get(d) is not None and self.state.pool[d].kind == "corpus"
+        ]
+        found = self.runtime.searcher.search_vectors(
+            [self._query_vectors] * len(corpus),
+            k=1,
+            filters=[SearchFilters(document_ids=[d]) for d in corpus],
+            fusion=self.options.fusion,
+        )
+        return {d: _passage(hits[0], 0, hits[0].score) for d, hits in zip(corpus, found, strict=True) if hits}
+
+    def _cited_only(
+        self, items: list[Evidence], sources: Mapping[str, str | None], ranking: Mapping[str, float]
+    ) -> list[Evidence]:
+        """Evidence of the chosen documents (and a reviewer's pins), weighted by its document's relevance.
+
+        The chosen documents are the run's most relevant: their evidence also goes to the summary sections
+        (key findings), so that a chosen document is cited even when its quote fits no findings section.
+        """
+        summary = [s.id for s in self.template.sections if s.kind == "summary"]
+        return [
+            e.model_copy(
+                update={
+                    "relevance": round(ranking.get(e.document_key, e.relevance), 4),
+                    "sections": sorted({*e.sections, *summary}),
+                }
+            )
+            for e in items
+            if e.document_key in ranking or e.pinned
+        ]
+
     def _source_texts(self, items: Sequence[Evidence]) -> dict[str, str | None]:
         """The authoritative text behind each piece of evidence: the chunk as the index has it now."""
         chunks = self.runtime.searcher.chunks(sorted({e.chunk_id for e in items if e.chunk_id}))
@@ -404,19 +608,6 @@ class ResearchRun:
         return route(
             self.template, items, self.query, embedder, min_similarity=self.options.route_min_similarity
         )
-
-    def _query_relevance(self, items: Sequence[Evidence]) -> dict[str, float]:
-        """How much of the user's query each quote covers (summary sections rank by it)."""
-        if not items:
-            return {}
-        ((_, sparse),) = self.runtime.encoders.embed_queries([self.query])
-        weights = _weights(sparse)
-        total = sum(weights.values()) or 1.0
-        ids = self.runtime.encoders.sparse_token_ids([e.quote for e in items])
-        return {
-            e.id: sum(weights.get(t, 0.0) for t in set(tok)) / total
-            for e, tok in zip(items, ids, strict=True)
-        }
 
     def _report(
         self, sections: list[SectionReport], evidence: Mapping[str, Evidence], counts: GuardCounts
@@ -433,6 +624,8 @@ class ResearchRun:
             "levels": state.levels,
             "stop_reason": state.stop_reason,
             "evidence_found": len(state.ledger),
+            "evidence_off_topic": state.off_topic,
+            "documents_below_cap": state.uncited_documents,
             "evidence_cited": len(records),
             "documents_cited": len({evidence[i].document_key for i in used}),
             "guards": dict(counts),
@@ -455,6 +648,11 @@ class ResearchRun:
             sources=_sources(records),
             metrics=metrics,
         )
+
+
+def _passage_text(evidence: Evidence, texts: Mapping[str, str]) -> str:
+    parts = (evidence.title, evidence.section_path, texts.get(evidence.chunk_id or "", evidence.quote))
+    return "\n".join(p for p in parts if p)[:2000]
 
 
 def _weights(sparse: SparseVector) -> dict[int, float]:

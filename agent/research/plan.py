@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from sleuth.agent.events import PlannedQuestion
+from sleuth.agent.research.text import named_things, term_set
 from sleuth.agent.templates import SectionSpec, Template
 
 
@@ -67,7 +68,9 @@ def guard_plan(planned: list[Question], query: str, template: Template, *, limit
     merged: dict[str, Question] = {}
     summary = [s.id for s in template.sections if s.kind == "summary"]
     verbatim = Question("", query.strip(), summary or [s.id for s in template.sections], origin="query")
-    for question in [verbatim, *planned]:
+    every = summary or [s.id for s in template.sections]
+    named = [Question("", text, every, origin="query") for text in query_parts(query)]
+    for question in [verbatim, *named, *planned]:
         key = _norm(question.text)
         if not key:
             continue
@@ -83,6 +86,18 @@ def guard_plan(planned: list[Question], query: str, template: Template, *, limit
     for number, question in enumerate(questions, 1):
         question.id = f"q{number}"
     return questions
+
+
+def query_parts(query: str) -> list[str]:
+    """When the query names several things ("China, USA, Canada and France"), one question per thing,
+    with the query's other words: the extractive form of decomposing a question into its parts."""
+    names = list(dict.fromkeys(named_things(query)))
+    if len(names) < 2:
+        return []
+    name_words = {w for name in names for w in name.split()}
+    focus = [w for w in re.findall(r"[^\W\d_]+", query) if w not in name_words and term_set(w)]
+    rest = " ".join(dict.fromkeys(w.lower() for w in focus))
+    return [f"{name} {rest}".strip() for name in names]
 
 
 def _norm(text: str) -> str:

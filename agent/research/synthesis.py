@@ -70,7 +70,7 @@ class ExtractiveSynthesizer:
         for section in template.sections:
             if section.kind == "summary":
                 continue
-            groups = _groups(routed.get(section.id, []))
+            groups = _groups(_rescore(routed.get(section.id, []), query_relevance))
             # What an earlier section already says is not repeated, unless this section would be left
             # with less than it needs.
             fresh = [g for g in groups if not set(g.ids) & used]
@@ -99,10 +99,11 @@ def _rescore(items: Sequence[Evidence], relevance: Mapping[str, float]) -> list[
 
 
 def _groups(items: Sequence[Evidence]) -> list[_Group]:
-    # Best first; among equals the newer evidence (a 2024 figure before the 2015 one).
+    # Best first: closest to the user's query (the question's own score breaks ties), then the newer
+    # evidence (a 2024 figure before the 2015 one).
     ordered = sorted(
         (e for e in items if not e.dropped),
-        key=lambda e: (not e.pinned, -round(e.score, 3), _newest_first(e)),
+        key=lambda e: (not e.pinned, -round(e.relevance, 3), -round(e.score, 3), _newest_first(e)),
     )
     groups: list[_Group] = []
     for item in ordered:
@@ -117,9 +118,8 @@ def _groups(items: Sequence[Evidence]) -> list[_Group]:
                     group.score *= CORROBORATION  # said by another document too: it weighs more
                 break
         else:
-            groups.append(
-                _Group([item], terms, item.score + (10.0 if item.pinned else 0.0), {item.document_key})
-            )
+            weight = (item.relevance or item.score) + (10.0 if item.pinned else 0.0)
+            groups.append(_Group([item], terms, weight, {item.document_key}))
     return groups
 
 

@@ -217,7 +217,10 @@ def named_things(text: str) -> list[str]:
                 break
         sentence_start = pos == 0 or bool(re.search(r"[.!?:]\s*[\"'“(]?$", text[max(0, pos - 4) : pos]))
         if len(run) > 1 or not sentence_start:
-            names.append(" ".join(run))
+            last_word, last_pos = tokens[j - 1]
+            names.append(
+                text[pos : last_pos + len(last_word)]
+            )  # as written: "Godwin-Austen", not "Godwin Austen"
         i = j
     return names
 
