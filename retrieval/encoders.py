@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 import numpy as np
 from fastembed import SparseTextEmbedding, TextEmbedding
-from fastembed.rerank.cross_encoder import TextCrossEncoder
 from fastembed.common.model_description import ModelSource, PoolingType, SparseModelDescription
 from fastembed.common.onnx_model import OnnxOutputContext
+from fastembed.rerank.cross_encoder import TextCrossEncoder
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
