@@ -116,7 +116,7 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
     draft: _Draft | None = None
     for (section, element), encoding in zip(elements, encodings, strict=True):
         n = len(encoding)
-        kind = _CHUNK_TYPES.get(element.kind, "text")
+        kind: ChunkType = "toc" if element.toc else _CHUNK_TYPES.get(element.kind, "text")
         is_heading = element.kind is ElementKind.HEADING
         leads_in = (
             draft is not None

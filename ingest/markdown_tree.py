@@ -56,6 +56,8 @@ class Element:
     closed_fence: bool = False
     ordered: bool = False
     items: list[ListItem] = field(default_factory=list)
+    #: A list that is a table of contents (see ``is_toc_list``).
+    toc: bool = False
     table_header: list[str] = field(default_factory=list)
     table_rows: list[list[str]] = field(default_factory=list)
 
@@ -256,6 +258,7 @@ class _Builder:
         elif kind is ElementKind.LIST:
             element.ordered = token.type == "ordered_list_open"
             element.items = _list_items(tokens, i, close)
+            element.toc = is_toc_list([self._line(item.line_start) for item in element.items])
         elif kind is ElementKind.TABLE:
             element.table_header, element.table_rows = _table_cells(tokens, i, close)
         return element
@@ -283,6 +286,22 @@ def _plain_text(inline: Token) -> str:
         elif child.type == "image":
             parts.append(child.content)
     return " ".join("".join(parts).split())
+
+
+_TOC_ENTRY = re.compile(
+    r"(?:(?:\.\s?){3,}|…|\s{2,}|\t)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$"  # leaders, then a page number
+    r"|^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[^\]]+\]\(#[^)\s]*\)\s*$",  # or a link to an anchor in the document
+    re.I,
+)
+
+
+def is_toc_list(first_lines: Sequence[str]) -> bool:
+    """A list of at least three items, most of which end with a page number after leaders or are one link to
+    an anchor of the same document: a table of contents rather than content."""
+    if len(first_lines) < 3:
+        return False
+    entries = sum(1 for line in first_lines if _TOC_ENTRY.search(line.rstrip()))
+    return entries >= 0.6 * len(first_lines)
 
 
 def _list_items(tokens: Sequence[Token], i_open: int, i_close: int) -> list[ListItem]:

@@ -6,7 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ChunkType = Literal["text", "table", "code", "list"]
+#: ``toc``: a printed table of contents (entries with page numbers or in-document links), kept out of search
+#: by default because its titles match almost any query while saying nothing.
+ChunkType = Literal["text", "table", "code", "list", "toc"]
 
 
 def _is_none(value: object) -> bool:

@@ -11,7 +11,10 @@ from sleuth.retrieval.index import Index
 from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion, Match, Mode, Record, VectorQuery
 
 #: Chunk types a search can be limited to (the chunker's types).
-SEARCHABLE_TYPES = ("text", "table", "code", "list")
+SEARCHABLE_TYPES = ("text", "table", "code", "list", "toc")
+#: What a search without ``--type`` covers: everything but printed tables of contents, whose entry titles
+#: match almost any query and answer none.
+DEFAULT_TYPES = tuple(t for t in SEARCHABLE_TYPES if t != "toc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +36,7 @@ class SearchFilters:
         match: Match = {"record": "chunk", "state": "live"}
         if self.document_ids:
             match["document_id"] = list(self.document_ids)
-        if self.chunk_types:
-            match["chunk_type"] = list(self.chunk_types)
+        match["chunk_type"] = list(self.chunk_types or DEFAULT_TYPES)
         if self.section_prefix:
             match["section_prefixes"] = self.section_prefix.strip()
         return match

@@ -85,3 +85,39 @@ def image_only(path: Path) -> Path:
     c.rect(72, 400, 200, 200, fill=1)
     c.save()
     return path
+
+
+def contents_without_outline(path: Path) -> Path:
+    """A report with a printed table of contents and no bookmarks; its headings are in the body font's size
+    (only the contents say they are headings), and a build-log line in bold that must not become one."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    entries = [("1 Introduction", 2), ("2 Methods", 2), ("2.1 Sampling plan", 3), ("3 Results", 3)]
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(72, 780, "Contents")
+    c.setFont("Helvetica", 11)
+    for i, (title, page) in enumerate(entries):
+        y = 740 - 20 * i
+        c.drawString(72, y, title)
+        c.drawString(200, y, " ." * 60)
+        c.drawRightString(520, y, str(page))
+    c.showPage()
+    body = "The survey covered every district and the figures were checked twice by the team."
+    for page_entries in (entries[:2], entries[2:]):
+        y = 760
+        for title, _ in page_entries:
+            c.setFont("Helvetica-Bold", 11)
+            c.drawString(72, y, title)
+            y -= 20
+            c.setFont("Helvetica", 11)
+            for _ in range(4):
+                c.drawString(72, y, body)
+                y -= 14
+            y -= 12
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, y, "SCons 4.2.0a0 ./src/stroke.os")
+        y -= 20
+        c.setFont("Helvetica", 11)
+        c.drawString(72, y, body)
+        c.showPage()
+    c.save()
+    return path

@@ -141,6 +141,16 @@ def test_search_modes_filters_and_neighbours(
     assert tables and all(h.chunk_type == "table" for h in tables)
     usage = searcher.search("installer", k=5, filters=SearchFilters(section_prefix="Guide > Usage"))
     assert usage and all(h.section_path.startswith("Guide > Usage") for h in usage)
+    contents = "## Contents\n\n" + "\n".join(
+        f"- {t} . . . . . {p}" for p, t in enumerate(["Install", "Usage", "Verbose output"], 3)
+    )
+    (docs / "manual.md").write_text(
+        "# Manual\n\n" + contents + "\n\n## Verbose output\n\nThe verbose flag prints more.\n"
+    )
+    _ingest(ingestor, docs)
+    assert all(h.chunk_type != "toc" for h in searcher.search("Verbose output Install Usage", k=20))
+    (toc,) = searcher.search("Verbose output", k=1, filters=SearchFilters(chunk_types=["toc"]))
+    assert toc.document_id == "manual" and toc.section_path == "Manual > Contents"
     (hit,) = searcher.search("Run the installer on Linux", k=1, filters=SearchFilters(document_ids=["guide"]))
     with_context = searcher.search(
         "Run the installer on Linux", k=1, filters=SearchFilters(document_ids=["guide"]), neighbours=1

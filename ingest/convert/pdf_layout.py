@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from sleuth.ingest.convert import ligatures
 from sleuth.ingest.convert.metadata import DocumentMeta, parse_date
 
 _MONO = re.compile(r"(mono|courier|consol|cmtt|sfmono|menlo|typewriter|code|lmmono|\btt\b|cmvtt)", re.I)
@@ -169,7 +170,7 @@ def read_pages(path: Path) -> list[Page]:
             dim = segmented.dimension
             page = Page(number, float(dim.width), float(dim.height))
             for cell in segmented.textline_cells:
-                text = " ".join(cell.text.split())
+                text = ligatures.repair(" ".join(cell.text.split()))
                 if not text:
                     continue
                 r = cell.rect

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from sleuth.ingest.convert import pdf_contents
 from sleuth.ingest.convert.pdf_layout import (
     Line,
     OutlineEntry,
@@ -48,6 +49,8 @@ _NUMBERED = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S")
 _CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b", re.I)
 _BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
+#: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
+_CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
 _MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
 
 
@@ -68,6 +71,8 @@ class _Block:
     page: int = 0
     rows: list[Row] = field(default_factory=list)
     open_end: bool = False
+    #: The outline entry a heading came from (a wrapped title's rows share it).
+    entry: int | None = None
 
 
 def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
@@ -81,7 +86,16 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
         )
     _drop_running_lines(pages)
     fonts = _font_stats(pages)
+    source = "outline"
+    if use_outline and not outline:
+        outline, source = pdf_contents.contents_outline(pages), "contents"
     marks, unmatched = _match_outline(pages, outline) if use_outline and outline else (None, [])
+    if source == "contents":
+        # Printed page numbers are evidence enough to find a line, not to invent one; and contents whose
+        # titles mostly do not appear as lines are not this document's headings (fonts decide then).
+        if marks is not None and len(unmatched) > 0.4 * len(outline):
+            marks, source = None, "fonts"
+        unmatched = []
     blocks: list[_Block] = []
     headings: list[tuple[int, str]] = []
     heading_levels = None if marks is not None else _heading_levels(pages, fonts)
@@ -102,7 +116,7 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
         blocks.append(_Block("page", page_marker(page.number), page=page.number))
         blocks += page_blocks
     return PdfMarkdown(
-        _render(blocks), len(pages), headings, "outline" if marks is not None else "fonts", tables
+        _render(blocks), len(pages), headings, source if marks is not None else "fonts", tables
     )
 
 
@@ -195,7 +209,9 @@ def _gutter(lines: list[Line], width: float) -> float | None:
             continue
         if best is None or crossing < best[0]:
             best = (crossing, g)
-    if best is None or best[0] > 0.12 * n:
+    # Lines across the gutter are full-width bands (a title, an abstract, a wide figure): they may be many,
+    # as long as most lines keep to one side.
+    if best is None or best[0] > 0.35 * n:
         return None
     # Columns of prose are wide; columns of a table or a form are not (those stay rows).
     g = best[1]
@@ -214,39 +230,80 @@ def _norm(text: str) -> str:
 
 def _match_outline(
     pages: list[Page], outline: list[OutlineEntry]
-) -> tuple[dict[int, int], list[OutlineEntry]]:
-    """Outline entries matched to the line they point at (``id(line) -> level``), and the unmatched ones."""
-    marks: dict[int, int] = {}
+) -> tuple[dict[int, tuple[int, int]], list[OutlineEntry]]:
+    """Outline entries matched to the lines they point at, and the entries no line matches.
+
+    ``marks`` maps ``id(line)`` to (level, entry number): a title wrapped over several lines marks each of
+    them with the same entry, and the rows are joined into one heading. A truncated bookmark title
+    ("Theorem and ...") matches the line that starts with it, whose full text becomes the heading.
+    """
+    marks: dict[int, tuple[int, int]] = {}
     unmatched: list[OutlineEntry] = []
     by_number = {p.number: p for p in pages}
-    for entry in outline:
-        title = _norm(entry.title)
+    for number_in_outline, entry in enumerate(outline):
+        raw = entry.title.rstrip()
+        truncated = raw.endswith(("...", "…"))
+        title = _norm(raw.rstrip(".… "))
         if not title:
             continue
-        found: Line | None = None
+        level = min(max(entry.level, 1), 6)
+        found: list[Line] = []
         for number in (entry.page, (entry.page or 0) + 1):
             page = by_number.get(number or -1)
             if page is None:
                 continue
-            candidates = [ln for ln in page.lines if id(ln) not in marks and _title_matches(ln.text, title)]
+            candidates = [
+                ln
+                for ln in page.lines
+                if id(ln) not in marks
+                and not pdf_contents.is_entry_line(ln.text)
+                and _title_matches(ln.text, title, truncated)
+            ]
             if candidates:
                 y = entry.y if entry.y is not None and number == entry.page else page.height
-                found = min(
+                first = min(
                     candidates, key=lambda ln: abs(y - ln.y1) + (0 if _norm(ln.text).endswith(title) else 50)
                 )
+                found = [first, *_continuation(page, first, title)]
                 break
-        if found is not None:
-            marks[id(found)] = min(max(entry.level, 1), 6)
+        if found:
+            for line in found:
+                marks[id(line)] = (level, number_in_outline)
         else:
             unmatched.append(entry)
     return marks, unmatched
 
 
-def _title_matches(line: str, title: str) -> bool:
+def _title_matches(line: str, title: str, truncated: bool = False) -> bool:
     text = _norm(line)
     if len(text) < min(len(title), 3):
         return False
+    if truncated and text.startswith(title):
+        return True
     return text == title or text.endswith(title) or title.startswith(text)
+
+
+def _continuation(page: Page, first: Line, title: str) -> list[Line]:
+    """The lines under ``first`` that complete a wrapped title (each keeps the joined text a prefix of it)."""
+    text = _norm(first.text)
+    if text.endswith(title) or not title.startswith(text):
+        return []
+    below = sorted((ln for ln in page.lines if ln.y1 <= first.y0 + 1), key=lambda ln: -ln.y1)
+    out: list[Line] = []
+    bottom = first.y0
+    for line in below:
+        if bottom - line.y1 > 1.5 * first.height:
+            break
+        if abs(line.x0 - first.x0) > 0.5 * (first.x1 - first.x0) + 20:
+            continue
+        joined = text + _norm(line.text)
+        if not title.startswith(joined):
+            break
+        out.append(line)
+        text, bottom = joined, line.y0
+        if text == title:
+            break
+    return out if text == title else []
 
 
 def _insert_unmatched(page: Page, blocks: list[_Block], unmatched: list[OutlineEntry]) -> list[_Block]:
@@ -269,9 +326,11 @@ def _heading_style(row: Row, fonts: _Fonts) -> tuple[str, float] | None:
     """(font, size) when the row looks like a heading by its font, else None."""
     text = " ".join(c.text for c in row.cells)
     first = row.cells[0]
-    if first.mono or len(text) > 150 or len(text.split()) > 18 or not re.search(r"[^\W\d_]", text):
+    if any(c.mono for c in row.cells) or len(text) > 150 or len(text.split()) > 18:
         return None
-    if text.endswith((".", ",", ";")) and not _NUMBERED.match(text):
+    if not re.search(r"[^\W\d_]", text) or _CODE_LIKE.search(text):
+        return None
+    if text.endswith((".", ",", ";", ":")) and not _NUMBERED.match(text):
         return None
     size = max(fonts.size(c) for c in row.cells)
     bold = all(c.bold for c in row.cells)
@@ -347,7 +406,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     rows: list[Row],
     regions: list[tuple[float, float, float, float]],
     fonts: _Fonts,
-    marks: dict[int, int] | None,
+    marks: dict[int, tuple[int, int]] | None,
     heading_levels: dict[tuple[str, float], int] | None,
 ) -> list[_Block]:
     body_size = fonts.body_size
@@ -359,8 +418,13 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     gaps = [a.cells[0].y0 - b.cells[0].y0 for a, b in pairwise(rows)]
     line_gap = statistics.median([g for g in gaps if 0 < g < 3 * body_size] or [body_size * 1.2])
 
-    in_table: dict[int, int] = {}
-    tables: list[list[Row]] = []
+    headings = {k for k, row in enumerate(rows) if _row_heading(row, fonts, marks, heading_levels)[0]}
+    toc = pdf_contents.contents_rows(rows) - (headings if marks is not None else set())
+    toc_runs = _runs(sorted(toc))
+    # Outline headings and contents entries are never table cells: they cut a candidate table in two.
+    barriers = toc | headings
+    candidates: list[list[int]] = []
+    claimed: set[int] = set()
     for x0, x1, top, bottom in regions:
         members = [
             k
@@ -368,20 +432,29 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
             if bottom - 1 < r.cells[0].y0 < top + 1 and r.x0 >= x0 - 8 and r.x1 <= x1 + 8
         ]
         if len(members) >= 2:
-            for k in members:
-                in_table[k] = len(tables)
-            tables.append([rows[k] for k in members])
+            candidates.append(members)
+            claimed.update(members)
     for start, end in aligned_runs(rows):
-        if any(k in in_table for k in range(start, end)):
-            continue
-        for k in range(start, end):
-            in_table[k] = len(tables)
-        tables.append(rows[start:end])
+        if not claimed.intersection(range(start, end)):
+            candidates.append(list(range(start, end)))
+    in_table: dict[int, int] = {}
+    tables: list[list[Row]] = []
+    for members in candidates:
+        for segment in _table_segments(rows, members, barriers, fonts):
+            for k in segment:
+                in_table[k] = len(tables)
+            tables.append([rows[k] for k in segment])
 
     blocks: list[_Block] = []
     emitted_tables: set[int] = set()
     prev: Row | None = None
     for k, row in enumerate(rows):
+        if k in toc:
+            if k in toc_runs:
+                items = pdf_contents.entries(rows, toc_runs[k])
+                blocks.append(_Block("toc", pdf_contents.render(items), page=page.number, rows=[row]))
+            prev = row
+            continue
         if k in in_table:
             t = in_table[k]
             if t not in emitted_tables:
@@ -394,20 +467,21 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
             prev = row
             continue
         text = _row_text(row)
-        level = _row_heading(row, fonts, marks, heading_levels)
+        level, entry = _row_heading(row, fonts, marks, heading_levels)
         if level:
             last = blocks[-1] if blocks else None
-            if (
-                last is not None
-                and last.kind == "heading"
+            same_entry = entry is not None and last is not None and last.entry == entry
+            same_style = (
+                marks is None
+                and last is not None
                 and last.level == level
                 and prev is not None
                 and prev.cells[0].y0 - row.cells[0].y0 < 2.2 * row.cells[0].height
-                and marks is None
-            ):
+            )
+            if last is not None and last.kind == "heading" and (same_entry or same_style):
                 last.text += " " + text
             else:
-                blocks.append(_Block("heading", text, level=level, page=page.number, rows=[row]))
+                blocks.append(_Block("heading", text, level=level, page=page.number, rows=[row], entry=entry))
         elif (
             row.cells[0].mono
             and all(c.mono for c in row.cells)
@@ -451,16 +525,77 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
 def _row_heading(
     row: Row,
     fonts: _Fonts,
-    marks: dict[int, int] | None,
+    marks: dict[int, tuple[int, int]] | None,
     heading_levels: dict[tuple[str, float], int] | None,
-) -> int:
+) -> tuple[int, int | None]:
+    """(heading level or 0, the outline entry it came from)."""
     if marks is not None:
-        return max((marks.get(id(cell), 0) for cell in row.cells), default=0)
+        found = [marks[id(cell)] for cell in row.cells if id(cell) in marks]
+        return max(found) if found else (0, None)
     style = _heading_style(row, fonts)
     if style is None or heading_levels is None or style not in heading_levels:
-        return 0
+        return 0, None
     depth = _numbering_depth(" ".join(c.text for c in row.cells))
-    return min(depth, 6) if depth else heading_levels[style]
+    return (min(depth, 6) if depth else heading_levels[style]), None
+
+
+def _runs(indexes: list[int]) -> dict[int, set[int]]:
+    """Consecutive indexes grouped: the first index of each run -> the run."""
+    runs: dict[int, set[int]] = {}
+    start = None
+    for k in indexes:
+        if start is None or k - 1 not in runs[start]:
+            start = k
+            runs[start] = set()
+        runs[start].add(k)
+    return runs
+
+
+def _table_segments(
+    rows: list[Row], members: list[int], barriers: set[int], fonts: _Fonts
+) -> list[list[int]]:
+    """The parts of a candidate table that look like tables.
+
+    A candidate is cut at headings and contents entries and at prose lines (one cell across most of its
+    width with a sentence's worth of words, as numbered lines of text have beside their numbers); a part
+    is a table when at least two of its rows have two or more cells and at most one of its columns holds
+    running text.
+    """
+    if not members:
+        return []
+    left = min(rows[k].x0 for k in members)
+    width = max(rows[k].x1 for k in members) - left
+    segments: list[list[int]] = [[]]
+    for k in members:
+        row = rows[k]
+        widest = max(row.cells, key=lambda c: c.x1 - c.x0)
+        # A line of running text: one cell over most of the width (margin line numbers beside it or not).
+        prose = widest.x1 - widest.x0 > 0.65 * width and len(widest.text.split()) >= 8 and not widest.mono
+        if k in barriers or prose:
+            segments.append([])
+        else:
+            segments[-1].append(k)
+    out = []
+    for segment in segments:
+        cells = [c for k in segment for c in rows[k].cells]
+        multi = sum(1 for k in segment if len(rows[k].cells) >= 2)
+        if multi < 2 or not any(any(ch.isalnum() for ch in c.text) for c in cells):
+            continue
+        table = table_from_rows([rows[k] for k in segment])
+        if table is not None and _prose_columns(table) < 2:
+            out.append(segment)
+    return out
+
+
+def _prose_columns(table: list[list[str]]) -> int:
+    """Columns whose filled cells are mostly a sentence's worth of words. A table may have one such column
+    (descriptions); two columns of running text side by side are a page's columns, not a table."""
+    count = 0
+    for k in range(max(len(r) for r in table)):
+        cells = [r[k] for r in table if k < len(r) and r[k]]
+        if cells and sum(1 for c in cells if len(c.split()) >= 7) >= 0.6 * len(cells):
+            count += 1
+    return count
 
 
 def _new_para(prev: Row | None, row: Row, left: float, line_gap: float, body_size: float) -> bool:

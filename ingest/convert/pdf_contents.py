@@ -1,0 +1,169 @@
+"""Printed tables of contents in a PDF's text layer: recognised, rendered one entry per line, and used as
+heading evidence when the PDF has no outline.
+
+A printed contents page read as text is a run-on paragraph of titles, dot leaders and page numbers that
+matches almost any query; recognised, it becomes a list whose chunks are typed ``toc`` (left out of search
+unless asked for). Its entries are also the best evidence of the document's headings a PDF without bookmarks
+has: each entry's title and numbering find the heading line in the body (``contents_outline``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from sleuth.ingest.convert.pdf_layout import OutlineEntry, Page
+from sleuth.ingest.convert.pdf_tables import Row, group_rows
+
+#: Dot (or other) leaders, then page numbers (arabic, roman; an index lists several) at the end of the line.
+_LEADERS = re.compile(r"(?:[.·•_]\s?){3,}\s?(\d{1,4}(?:,\s?\d{1,4})*|[ivxlc]{1,7})$", re.I)
+#: A title followed by a page number without leaders ("1 Introduction 3", as chapter lines often are).
+_TRAILING_NUMBER = re.compile(r"^\D.*?\S\s+(\d{1,4})$|^\d[\d.]*\s+\D.*?\S\s+(\d{1,4})$")
+_NUMBERING = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
+_CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b[.:]?\s*(.*)$", re.I)
+_MIN_ENTRIES = 3
+
+
+def row_text(row: Row) -> str:
+    return " ".join(c.text for c in row.cells)
+
+
+def contents_rows(rows: Sequence[Row]) -> set[int]:
+    """Indexes of the rows that form a printed table of contents on one page (empty when there is none).
+
+    Rows with leaders and a page number are entries; a row ending in a number between or next to such rows is
+    an entry too (chapter lines often have no leaders); a row with neither that is directly followed by an
+    entry is the first part of a wrapped entry.
+    """
+    texts = [row_text(r) for r in rows]
+    leaders = [bool(_LEADERS.search(t)) for t in texts]
+    if sum(leaders) < _MIN_ENTRIES:
+        return _ascending_run(texts)
+    numbered = [lead or bool(_TRAILING_NUMBER.match(t)) for lead, t in zip(leaders, texts, strict=True)]
+    first = leaders.index(True)
+    last = len(leaders) - 1 - leaders[::-1].index(True)
+    # Extend the run to numbered rows just before the first and after the last leader row.
+    while first > 0 and numbered[first - 1]:
+        first -= 1
+    while last + 1 < len(rows) and numbered[last + 1]:
+        last += 1
+    chosen = set(range(first, last + 1))
+    inside = [k for k in chosen if numbered[k]]
+    if len(inside) < 0.6 * len(chosen):
+        return {k for k, lead in enumerate(leaders) if lead}
+    return chosen
+
+
+def _ascending_run(texts: list[str]) -> set[int]:
+    """Contents without leaders (a continuation page, a plain layout): the longest run of rows ending in page
+    numbers that never decrease, at least five entries, with wrapped titles inside it."""
+    best: list[int] = []
+    run: list[int] = []
+    last_number = -1
+    pending: list[int] = []
+    for k, text in enumerate(texts):
+        m = _TRAILING_NUMBER.match(text)
+        number = int(m.group(1) or m.group(2)) if m else None
+        if number is not None and number >= last_number:
+            run += [*pending, k]
+            pending = []
+            last_number = number
+        elif number is None and run and len(pending) < 2:
+            pending.append(k)
+        else:
+            if len(run) > len(best):
+                best = run
+            run, pending = ([k], []) if number is not None else ([], [])
+            last_number = number if number is not None else -1
+    if len(run) > len(best):
+        best = run
+    entries = [k for k in best if _TRAILING_NUMBER.match(texts[k])]
+    return set(best) if len(entries) >= 5 and len(entries) >= 0.6 * len(best) else set()
+
+
+def entries(rows: Sequence[Row], indexes: set[int]) -> list[tuple[str, bool]]:
+    """(entry text, has leaders) per entry, wrapped entries joined, in reading order."""
+    out: list[tuple[str, bool]] = []
+    pending = ""
+    for k in sorted(indexes):
+        text = row_text(rows[k])
+        if not (_LEADERS.search(text) or _TRAILING_NUMBER.match(text)):
+            pending = f"{pending} {text}".strip()
+            continue
+        out.append((f"{pending} {text}".strip(), bool(_LEADERS.search(text))))
+        pending = ""
+    if pending:
+        out.append((pending, False))
+    return out
+
+
+def render(items: list[tuple[str, bool]]) -> str:
+    """One Markdown list item per entry: ``- 2.1 Title … 12``."""
+    lines = []
+    for text, _ in items:
+        title, page = split_entry(text)
+        lines.append(f"- {title} … {page}" if page else f"- {title}")
+    return "\n".join(lines)
+
+
+def split_entry(text: str) -> tuple[str, str | None]:
+    """(title, printed page) of one entry."""
+    m = _LEADERS.search(text)
+    if m is not None:
+        return text[: m.start()].strip(), m.group(1)
+    m = re.search(r"\s+(\d{1,4})$", text)
+    if m is not None:
+        return text[: m.start()].strip(), m.group(1)
+    return text.strip(), None
+
+
+def contents_outline(pages: list[Page]) -> list[OutlineEntry]:
+    """Heading evidence from the printed contents of a PDF without bookmarks: one entry per contents line,
+    its level from its numbering (chapter lines, without leaders, are level 1), its page the printed number
+    moved by the offset between printed and physical page numbers that most entries agree on."""
+    found: list[tuple[str, int, int]] = []  # title, level, printed page
+    contents_pages: set[int] = set()
+    for page in pages:
+        rows = group_rows(page.lines)
+        indexes = contents_rows(rows)
+        if not indexes:
+            continue
+        contents_pages.add(page.number)
+        for text, has_leaders in entries(rows, indexes):
+            title, number = split_entry(text)
+            if number is None or not number.isdigit() or not re.search(r"[^\W\d_]{2}", title):
+                continue
+            found.append((title, _level(title, has_leaders), int(number)))
+    if not found:
+        return []
+    offsets: Counter[int] = Counter()
+    keys = {page.number: [_key(line.text) for line in page.lines] for page in pages}
+    for title, _, printed in found:
+        key = _key(title)
+        for physical, lines in keys.items():
+            if physical in contents_pages or not key:
+                continue
+            if any(text and (text.endswith(key) or key.startswith(text)) for text in lines):
+                offsets[physical - printed] += 1
+                break
+    offset = offsets.most_common(1)[0][0] if offsets else 0
+    return [OutlineEntry(level, title, printed + offset, None) for title, level, printed in found]
+
+
+def _level(title: str, has_leaders: bool) -> int:
+    if _CHAPTER.match(title):
+        return 1
+    m = _NUMBERING.match(title)
+    if m is not None and not (m.group(1).isalpha() and not m.group(2)[:1].isupper()):
+        return min(m.group(1).count(".") + 1, 6)
+    return 2 if has_leaders else 1
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def is_entry_line(text: str) -> bool:
+    """A line with leaders and a page number: a contents entry, never the heading it names."""
+    return bool(_LEADERS.search(text))

@@ -1,0 +1,113 @@
+"""PDF structure on real PDFs: the outline is ground truth, tables are tables, printed contents are typed.
+
+The outline test runs over every committed PDF with bookmarks and, when it is present (``corpus-dev/`` or
+``$SLEUTH_DEV_CORPUS``, see ``../shared/corpus/fetch.sh``), over every PDF of the development corpus.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.convert import convert_file
+from sleuth.ingest.convert.ligatures import repair
+from sleuth.ingest.convert.pdf_layout import read_outline
+from sleuth.ingest.convert.quality import heading_recall
+from tests import pdf_fixtures
+
+DOCS = Path(__file__).parent / "data" / "docs"
+_DEV = Path(os.environ.get("SLEUTH_DEV_CORPUS", Path(__file__).resolve().parents[1] / "corpus-dev")) / "pdf"
+_WITH_OUTLINE = [p for p in sorted(DOCS.glob("*.pdf")) + sorted(_DEV.glob("*.pdf")) if read_outline(p)[1]]
+
+
+def _headings(markdown: str) -> list[str]:
+    return re.findall(r"^#{1,6} (.+)$", markdown, re.M)
+
+
+@pytest.mark.parametrize("path", _WITH_OUTLINE, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_outline_entry_becomes_a_heading(path: Path) -> None:
+    _, outline = read_outline(path)
+    result = convert_file(path)
+    assert result.details["heading_source"] == "outline"
+    assert heading_recall([e.title for e in outline], result.markdown) == 1.0
+
+
+def test_committed_pdfs_with_an_outline_are_tested() -> None:
+    assert {p.name for p in _WITH_OUTLINE} >= {
+        "R-FAQ.pdf",
+        "ctable.pdf",
+        "llncsdoc.pdf",
+        "oup-authoring-template.pdf",
+    }
+
+
+def test_a_heading_beside_a_typeset_example_is_not_a_table_cell() -> None:
+    # ctable's manual shows LaTeX source beside its output under ruled examples; the section title and the
+    # prose that follow were once swallowed by a table spanning the page.
+    markdown = convert_file(DOCS / "ctable.pdf").markdown
+    assert "## 10.3 notespar, nonotespar" in _headings(markdown) or "10.3 notespar, nonotespar" in _headings(
+        markdown
+    )
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            assert "10.3 notespar" not in line
+            assert "By default, footnotes in ctable are typeset" not in line
+
+
+def test_a_title_wrapped_over_two_lines_is_one_heading() -> None:
+    markdown = convert_file(DOCS / "oup-authoring-template.pdf").markdown
+    assert "This is an example for first level head - section head" in _headings(markdown)
+
+
+def test_printed_contents_are_a_toc_list_typed_toc(counter: TokenCounter) -> None:
+    result = convert_file(DOCS / "ctable.pdf")
+    assert "- 10.3 notespar, nonotespar … 8" in result.markdown
+    front = result.markdown.split("\n# 1 Introduction", 1)[0]
+    assert not re.search(r"(\. ){10}", front), "dot leaders left in running text"
+    chunks = list(chunk_markdown(result.markdown, counter, document_id="ctable"))
+    toc = [c for c in chunks if c.chunk_type == "toc"]
+    assert toc and all(
+        "10.3 notespar" not in c.content for c in chunks if c.chunk_type != "toc" and "…" in c.content
+    )
+
+
+def test_without_an_outline_the_printed_contents_find_the_headings(tmp_path: Path) -> None:
+    result = convert_file(pdf_fixtures.contents_without_outline(tmp_path / "report.pdf"))
+    assert result.details["heading_source"] == "contents"
+    headings = _headings(result.markdown)
+    assert headings == ["1 Introduction", "2 Methods", "2.1 Sampling plan", "3 Results"]
+    assert "## 2.1 Sampling plan" in result.markdown and "# 3 Results" in result.markdown
+    assert "SCons 4.2.0a0 ./src/stroke.os" in result.markdown  # kept as text, never a heading
+
+
+def test_code_and_path_lines_never_become_headings_from_fonts(tmp_path: Path) -> None:
+    from sleuth.ingest.convert import ConvertOptions  # noqa: PLC0415
+
+    path = pdf_fixtures.contents_without_outline(tmp_path / "report.pdf")
+    result = convert_file(path, ConvertOptions(use_outline=False))
+    assert result.details["heading_source"] == "fonts"
+    assert not any("stroke.os" in h for h in _headings(result.markdown))
+
+
+def test_two_columns_of_prose_are_not_a_table(tmp_path: Path) -> None:
+    result = convert_file(pdf_fixtures.two_column(tmp_path / "paper.pdf"))
+    assert "|" not in result.markdown
+
+
+@pytest.mark.parametrize(
+    ("broken", "fixed"),
+    [
+        ("a\ufffdliation", "affiliation"),
+        ("Di\ufffderences", "Differences"),
+        ("\ufffdrst", "first"),
+        ("e\ufffdcient", "efficient"),
+        ("the \ufffdow of work", "the flow of work"),
+        ("\ufffd \ufffd", "\ufffd \ufffd"),  # glyphs that are not inside a word stay as they are
+    ],
+)
+def test_ligatures_lost_by_the_text_layer_are_restored(broken: str, fixed: str) -> None:
+    assert repair(broken) == fixed
