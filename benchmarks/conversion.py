@@ -108,8 +108,9 @@ def run(corpus: Path) -> str:
 {len(pdfs)} real PDFs of the development corpus ({total_pages} pages: R manuals, the Bash reference, the
 ReportLab user guide, LaTeX package manuals), one process, in-process conversion (no worker start-up).
 Heading recall: share of the PDF's own outline titles (without an outline: its printed contents' titles)
-found inside a Markdown heading (mean over the PDFs that have either). Tables: Markdown pipe tables in the output. Neither Docling's native pipeline nor
-pdftotext produce headings or tables by design: they are the speed reference.
+found inside a Markdown heading (mean over the PDFs that have either). Tables: Markdown pipe tables in the
+output. Neither Docling's native pipeline nor pdftotext produce headings or tables by design: they are the
+speed reference.
 Command: `python -m benchmarks.conversion`.
 
 | converter | pages/s | heading recall | tables |
