@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
 from sleuth.ingest.convert.pdf_layout import OutlineEntry, Page
 from sleuth.ingest.convert.pdf_tables import Row, group_rows
@@ -136,6 +137,11 @@ def contents_outline(pages: list[Page]) -> list[OutlineEntry]:
                 continue
             found.append((title, _level(title, has_leaders), int(number)))
     if not found:
+        return []
+    # A table of contents runs in page order; a back-of-book index (leaders and numbers too) runs in
+    # alphabetical order, and its entries are not headings.
+    ordered = sum(1 for a, b in pairwise(found) if b[2] >= a[2])
+    if len(found) > 2 and ordered < 0.8 * (len(found) - 1):
         return []
     offsets: Counter[int] = Counter()
     keys = {page.number: [_key(line.text) for line in page.lines] for page in pages}
