@@ -80,7 +80,12 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
         if no_corpus and not use_web:
             raise click.UsageError("--no-corpus leaves nothing to search: enable web search (--web)")
         options = options_from(
-            settings, depth=depth, corpus=not no_corpus, web=use_web, llm=False, review=review
+            settings,
+            depth=depth,
+            corpus=not no_corpus,
+            web=use_web,
+            llm=not (no_llm or offline) and bool(settings.llm_base_url and settings.llm_model),
+            review=review,
         )
         # Without the corpus the index only has to exist (the models come with the runtime).
         create = not options.use_corpus

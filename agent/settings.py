@@ -103,6 +103,18 @@ class Settings(BaseSettings):
         730, ge=1, description="Evidence older than this many days makes a section stale."
     )
     fanout: int = Field(4, ge=1, le=64, description="Research branches running at once (web, LLM calls).")
+    llm_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint (…/v1) for planning and writing; unset: extractive."
+    )
+    llm_model: str | None = Field(None, description="Model name sent to the LLM endpoint.")
+    llm_api_key: str | None = Field(None, description="API key of the LLM endpoint (if it needs one).")
+    llm_mode: Literal["json", "tools"] = Field(
+        "json", description="Structured output: JSON mode or tool calls."
+    )
+    llm_timeout: float = Field(60.0, gt=0, description="Seconds one LLM call may take.")
+    llm_retries: int = Field(1, ge=0, le=5, description="Validation retries (the error is sent back).")
+    llm_max_calls: int = Field(40, ge=1, description="LLM calls per run at most.")
+    llm_max_tokens: int = Field(60_000, ge=100, description="Prompt plus completion tokens per run at most.")
     searxng_url: str | None = Field(
         None, description="SearXNG instance (JSON format enabled) for web evidence; unset: no web search."
     )

@@ -96,7 +96,7 @@ def guard_claims(
 def _supported_part(text: str, quotes: Sequence[str], counts: GuardCounts) -> str | None:
     """The claim, or the sentences of it whose numbers, names and quoted strings the evidence contains."""
     sentences = [s for s in _CLAIM_SENTENCE.split(text.strip()) if s.strip()]
-    good = [s for s in sentences if _terms_supported(s, quotes)]
+    good = [s for s in sentences if terms_supported(s, quotes)]
     if not good:
         counts["unsupported_terms"] += 1
         return None
@@ -105,7 +105,7 @@ def _supported_part(text: str, quotes: Sequence[str], counts: GuardCounts) -> st
     return " ".join(good)
 
 
-def _terms_supported(sentence: str, quotes: Sequence[str]) -> bool:
+def terms_supported(sentence: str, quotes: Sequence[str]) -> bool:
     evidence = " ".join(quotes)
     folded = " ".join(evidence.split()).casefold()
     if not numbers(sentence) <= numbers(evidence):

@@ -32,6 +32,8 @@ from sleuth.agent.events import (
     SectionStatus,
     SynthesisDone,
 )
+from sleuth.agent.llm.client import LLMClient, LLMConfig
+from sleuth.agent.llm.steps import FactExtractor, LLMPlanner, LLMSynthesizer
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source
 from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage, QuoteChoice, QuoteSelector, evidence_id
@@ -138,6 +140,9 @@ class ResearchRun:
         self._anchor: float | None = None
         #: Web evidence for this run (built from the runtime's settings when the run uses the web).
         self.web = web
+        #: The LLM steps of this run (built from the runtime's settings when the run uses an LLM).
+        self.llm: LLMClient | None = None
+        self.facts: FactExtractor | None = None
 
     # -- the stream
 
@@ -148,9 +153,12 @@ class ResearchRun:
         )
         if self.options.use_web and self.web is None:
             self.web = open_web(self.runtime)
+        if self.options.use_llm and self.llm is None:
+            self._open_llm()
         try:
+            planned = await asyncio.to_thread(self.planner.plan, self.query, self.template)
             plan = guard_plan(
-                self.planner.plan(self.query, self.template),
+                planned,
                 self.query,
                 self.template,
                 limit=self.options.max_questions,
@@ -173,6 +181,28 @@ class ResearchRun:
         finally:
             if self.web is not None:
                 await self.web.aclose()
+            if self.llm is not None:
+                self.llm.close()
+
+    def _open_llm(self) -> None:
+        s = self.runtime.settings
+        if not (s.llm_base_url and s.llm_model):
+            raise ValueError("an LLM needs SLEUTH_LLM_BASE_URL and SLEUTH_LLM_MODEL")
+        self.llm = LLMClient(
+            LLMConfig(
+                base_url=s.llm_base_url,
+                model=s.llm_model,
+                api_key=s.llm_api_key or "none",
+                mode=s.llm_mode,
+                timeout=s.llm_timeout,
+                retries=s.llm_retries,
+                max_calls=s.llm_max_calls,
+                max_tokens=s.llm_max_tokens,
+            )
+        )
+        self.planner = LLMPlanner(self.llm)
+        self.synthesizer = LLMSynthesizer(self.llm, self.query)
+        self.facts = FactExtractor(self.llm)
 
     async def resume(self, ledger: Sequence[Evidence]) -> AsyncIterator[RunEvent]:
         """Write the report from a reviewed ledger (pinned pieces always cited, dropped ones never)."""
@@ -514,7 +544,9 @@ class ResearchRun:
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
         verified = await asyncio.to_thread(self._cited_only, verified, sources, ranking)
         routed = await asyncio.to_thread(self._route, verified)
-        drafts = self.synthesizer.write(self.template, routed, {e.id: e.relevance for e in verified})
+        drafts = await asyncio.to_thread(
+            self.synthesizer.write, self.template, routed, {e.id: e.relevance for e in verified}
+        )
         evidence = {e.id: e for e in verified}
         now = datetime.now(UTC)
         sections: list[SectionReport] = []
@@ -526,6 +558,9 @@ class ResearchRun:
                 SynthesisDone, section_id=spec.id, claims=len(claims), dropped=len(before) - len(claims)
             )
             ids = cited(claims)
+            facts = None
+            if self.facts is not None and spec.fields and ids:
+                facts = await asyncio.to_thread(self.facts.extract, spec, [evidence[i] for i in ids])
             yield self._event(
                 SectionStatus,
                 section_id=spec.id,
@@ -542,6 +577,7 @@ class ResearchRun:
                     status=status,
                     content=_content(claims),
                     claims=claims,
+                    fields=facts,
                     note=_note(spec.required, status),
                 )
             )
@@ -656,6 +692,22 @@ class ResearchRun:
             self.template, items, self.query, embedder, min_similarity=self.options.route_min_similarity
         )
 
+    def _llm_metrics(self) -> dict[str, Any] | bool:
+        if self.llm is None:
+            return False
+        planner, synthesizer = self.planner, self.synthesizer
+        return {
+            **self.llm.usage.as_dict(),
+            "planner_rejected": planner.rejected if isinstance(planner, LLMPlanner) else 0,
+            "sections_written_extractively": (
+                synthesizer.fallbacks if isinstance(synthesizer, LLMSynthesizer) else 0
+            ),
+            "invented_evidence_ids": synthesizer.invented_ids
+            if isinstance(synthesizer, LLMSynthesizer)
+            else 0,
+            "facts_dropped": self.facts.dropped if self.facts is not None else 0,
+        }
+
     def _report(
         self, sections: list[SectionReport], evidence: Mapping[str, Evidence], counts: GuardCounts
     ) -> Report:
@@ -681,7 +733,7 @@ class ResearchRun:
                 for k, v in {**state.seconds, "total": time.monotonic() - self._started}.items()
             },
             "statuses": {s.id: s.status for s in sections},
-            "llm": self.options.use_llm,
+            "llm": self._llm_metrics(),
             "web": self.web.metrics() if self.web is not None else self.options.use_web,
         }
         return Report(
