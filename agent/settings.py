@@ -109,7 +109,7 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(None, description="Model name sent to the LLM endpoint.")
     llm_api_key: str | None = Field(None, description="API key of the LLM endpoint (if it needs one).")
     llm_mode: Literal["json", "tools"] = Field(
-        "json", description="Structured output: JSON mode or tool calls."
+        "tools", description="Structured output: tool calls (llama.cpp constrains them by grammar) or JSON."
     )
     llm_timeout: float = Field(60.0, gt=0, description="Seconds one LLM call may take.")
     llm_retries: int = Field(1, ge=0, le=5, description="Validation retries (the error is sent back).")

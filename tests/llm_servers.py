@@ -90,11 +90,19 @@ class LyingLLM:
     def answer(self, h: http.server.BaseHTTPRequestHandler, request: dict[str, Any]) -> None:
         if self.behaviour == "hang":
             time.sleep(30)
+        content = self.content(request)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        tools = request.get("tools") or []
+        if tools:  # answer in the protocol asked for: a tool call whose arguments are the (lying) text
+            name = tools[0].get("function", {}).get("name", "answer")
+            message = {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{self.calls}", "type": "function",
+                 "function": {"name": name, "arguments": content}}
+            ]}  # fmt: skip
         body = json.dumps({
             "id": f"chatcmpl-{self.calls}", "object": "chat.completion", "created": int(time.time()),
             "model": request.get("model", "liar"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": self.content(request)},
-                         "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tools else "stop"}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
         }).encode()  # fmt: skip
         try:

@@ -31,7 +31,7 @@ class LLMConfig:
     base_url: str
     model: str
     api_key: str = "none"
-    mode: Literal["tools", "json"] = "json"
+    mode: Literal["tools", "json"] = "tools"
     timeout: float = 60.0
     retries: int = 1
     max_calls: int = 40
@@ -98,7 +98,8 @@ class LLMClient:
                 temperature=self.config.temperature,
             )
         except Exception as exc:  # timeouts, HTTP errors, validation failures: all fall back
-            self._account(getattr(exc, "total_usage", None))
+            last = getattr(exc, "last_completion", None)
+            self._account(getattr(exc, "total_usage", None) or getattr(last, "usage", None))
             repaired = self._repair(model, exc)
             if repaired is not None:
                 return repaired
