@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: install models searxng llm-server test lint typecheck unit demo bench lock clean
+.PHONY: install models searxng llm-server browser test lint typecheck unit demo bench lock clean
 
 install: $(LINKED)
 
@@ -59,7 +59,14 @@ $(LLAMA):
 
 llm-server: $(LLAMA)
 
-unit: $(LINKED) models $(SEARXNG) $(LLAMA)
+# A real browser for the viewer test: Debian's chromium and its driver (the browsers Selenium or Playwright
+# download themselves cannot be had here).
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get install -y -q chromium chromium-driver >/dev/null || \
+	    { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver >/dev/null; }; }
+
+unit: $(LINKED) models $(SEARXNG) $(LLAMA) browser
 	$(BIN)/pytest
 
 test: lint typecheck unit

@@ -17,6 +17,7 @@ from sleuth.agent.ingest_command import ingest_command, remove_command
 from sleuth.agent.research_command import research_command
 from sleuth.agent.runs_command import runs_command, templates_command
 from sleuth.agent.search_command import search_command
+from sleuth.agent.serve_command import mcp_command, serve_command
 from sleuth.agent.settings import Settings, SettingsError, load_settings
 from sleuth.agent.templates import TemplateError
 from sleuth.ingest.chunk import chunk_command
@@ -51,6 +52,8 @@ app.add_command(research_command)
 app.add_command(templates_command)
 app.add_command(runs_command)
 app.add_command(eval_group)
+app.add_command(serve_command)
+app.add_command(mcp_command)
 
 
 def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:

@@ -127,8 +127,13 @@ def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
     except (EvalError, TemplateError) as exc:
         raise click.UsageError(str(exc)) from exc
     questions = questions[:limit] if limit else questions
-    del offline  # research is offline until web and LLM sources are configured
-    options = options_from(settings, depth=depth)
+    # Web and LLM are used as configured (SLEUTH_SEARXNG_URL, SLEUTH_LLM_*), as for `sleuth research`.
+    options = options_from(
+        settings,
+        depth=depth,
+        web=not offline and bool(settings.searxng_url),
+        llm=not offline and bool(settings.llm_base_url and settings.llm_model),
+    )
     console = Console(stderr=True)
     with (
         open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime,

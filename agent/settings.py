@@ -142,6 +142,13 @@ class Settings(BaseSettings):
     )
     web_respect_robots: bool = Field(True, description="Honour robots.txt.")
     web_cache_ttl: float = Field(7 * 86400, ge=0, description="Seconds a fetched page is reused.")
+    api_key: str | None = Field(None, description="Key every API call but /healthz must send (X-API-Key).")
+    api_root: Path = Field(Path("."), description="Folder that server-side ingest paths are confined to.")
+    api_max_runs: int = Field(
+        2, ge=1, le=64, description="Research runs the server runs at once (the rest wait)."
+    )
+    api_max_body_mb: int = Field(50, ge=1, description="Largest request body (uploads included), in MB.")
+    api_cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API.")
     qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
     qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")
     qdrant_collection: str = Field("sleuth", min_length=1, description="Collection name on the server.")

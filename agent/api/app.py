@@ -1,0 +1,331 @@
+"""The FastAPI application: routes, API-key check, limits, CORS, and errors without stack traces.
+
+Routes are the contract's: ``POST /v1/research/stream`` (SSE), ``POST /v1/research`` (background),
+``GET /v1/research/{run_id}``, ``GET /v1/research/{run_id}/events`` (replay, ``Last-Event-ID``),
+``GET /v1/templates``, ``GET /v1/search``, ``POST /v1/ingest``, ``GET /healthz``, and the viewer at ``/`` and
+``/runs/{run_id}``. With an API key set every route but ``/healthz`` needs ``X-API-Key``; a browser passes
+the key once as ``?token=KEY`` on a page URL and a cookie carries it afterwards (as Jupyter does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request, UploadFile
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from sleuth.agent.api.runs import RunManager, event_frame
+from sleuth.agent.api.viewer import RUN_PAGE, RUNS_PAGE
+from sleuth.agent.research.service import options_from
+from sleuth.agent.runs import RunNotFoundError, RunStore
+from sleuth.agent.runtime import Runtime
+from sleuth.agent.settings import Settings
+from sleuth.agent.templates import TemplateError, TemplateLibrary
+from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from sleuth.ingest.sources import iter_sources
+from sleuth.retrieval.ingestion import Ingestor
+from sleuth.retrieval.search import SearchFilters
+
+log = logging.getLogger(__name__)
+COOKIE = "sleuth_token"
+
+
+class ResearchRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    template: str = Field(min_length=1, max_length=100)
+    web: bool | None = None
+    corpus: bool = True
+    depth: int | None = Field(None, ge=0, le=6)
+    llm: bool | None = None
+
+
+class IngestPaths(BaseModel):
+    paths: list[str] = Field(min_length=1, max_length=1000)
+
+
+def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
+    store = RunStore(settings.runs_dir)
+    templates = TemplateLibrary(settings.templates_dir)
+    root = settings.api_root.expanduser().resolve()
+    ingest_lock = asyncio.Lock()
+    state: dict[str, RunManager] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state["runs"] = RunManager(runtime, store, settings.api_max_runs)
+        yield
+        await state["runs"].close()
+        store.close()
+
+    app = FastAPI(
+        title="sleuth",
+        version="0.1.0",
+        description="Deep research over your documents and the web, every claim anchored to evidence.",
+        lifespan=lifespan,
+    )
+    if settings.api_cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.api_cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["X-API-Key", "Content-Type", "Last-Event-ID"],
+        )
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > settings.api_max_body_mb * 1_000_000:
+            return JSONResponse(
+                {"error": f"request body over {settings.api_max_body_mb} MB"}, status_code=413
+            )
+        key = settings.api_key
+        if key and request.url.path != "/healthz":
+            token = request.query_params.get("token")
+            if token is not None and request.method == "GET" and _same(token, key):
+                # A browser's first visit: remember the key in a cookie, drop it from the address.
+                target = request.url.remove_query_params("token")
+                response: Response = RedirectResponse(str(target), status_code=303)
+                response.set_cookie(COOKIE, key, httponly=True, samesite="strict")
+                return response
+            given = request.headers.get("x-api-key") or request.cookies.get(COOKIE) or ""
+            if not _same(given, key):
+                return JSONResponse({"error": "missing or wrong API key (header X-API-Key)"}, status_code=401)
+        try:
+            return await call_next(request)
+        except Exception:
+            log.exception("request %s %s failed", request.method, request.url.path)
+            return JSONResponse({"error": "internal error (see the server's log)"}, status_code=500)
+
+    def runs() -> RunManager:
+        return state["runs"]
+
+    def _options(body: ResearchRequest) -> Any:
+        web_ok = bool(settings.searxng_url)
+        if body.web and not web_ok:
+            raise HTTPException(400, "web search needs SLEUTH_SEARXNG_URL on the server")
+        if not body.corpus and not (body.web if body.web is not None else web_ok):
+            raise HTTPException(400, "corpus: false leaves nothing to search without web")
+        llm_ok = bool(settings.llm_base_url and settings.llm_model)
+        if body.llm and not llm_ok:
+            raise HTTPException(400, "llm: true needs SLEUTH_LLM_BASE_URL and SLEUTH_LLM_MODEL on the server")
+        return options_from(
+            settings,
+            depth=body.depth,
+            corpus=body.corpus,
+            web=web_ok if body.web is None else body.web,
+            llm=llm_ok if body.llm is None else body.llm,
+        )
+
+    def _start(body: ResearchRequest) -> str:
+        try:
+            template = templates.load(body.template)
+        except TemplateError as exc:
+            raise HTTPException(400, str(exc)) from exc
+        return runs().start(body.query, template, _options(body))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok", "chunks": runtime.index.chunk_count()}
+
+    @app.post("/v1/research/stream")
+    async def research_stream(body: ResearchRequest) -> StreamingResponse:
+        run_id = _start(body)
+
+        async def frames() -> AsyncIterator[str]:
+            async for event in runs().events(run_id):
+                yield event_frame(event)
+
+        return StreamingResponse(frames(), media_type="text/event-stream", headers=_NO_CACHE)
+
+    @app.post("/v1/research", status_code=202)
+    async def research_start(body: ResearchRequest) -> dict[str, Any]:
+        run_id = _start(body)
+        position = runs().position(run_id)
+        return {"run_id": run_id, "status": "queued" if position else "running", "queue_position": position}
+
+    @app.get("/v1/research")
+    async def research_list(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+        return [_row(r) for r in store.list(limit)]
+
+    @app.get("/v1/research/{run_id}")
+    async def research_get(run_id: str) -> dict[str, Any]:
+        position = runs().position(run_id)
+        if position is not None:
+            return {"run_id": run_id, "status": "queued", "queue_position": position}
+        try:
+            row = store.get(run_id)
+        except RunNotFoundError:
+            if runs().is_live(run_id):
+                return {"run_id": run_id, "status": "running"}
+            raise HTTPException(404, f"no run {run_id}") from None
+        report = store.artifact(run_id, "report")
+        return {**_row(row), "report": report}
+
+    @app.get("/v1/research/{run_id}/events")
+    async def research_events(
+        run_id: str,
+        last_event_id: str | None = Header(None),
+        after: int = Query(0, ge=0),
+    ) -> StreamingResponse:
+        known = runs().is_live(run_id) or runs().position(run_id) is not None
+        if not known:
+            try:
+                store.get(run_id)
+            except RunNotFoundError:
+                raise HTTPException(404, f"no run {run_id}") from None
+        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+
+        async def frames() -> AsyncIterator[str]:
+            async for event in runs().events(run_id, start):
+                yield event_frame(event)
+
+        return StreamingResponse(frames(), media_type="text/event-stream", headers=_NO_CACHE)
+
+    @app.get("/v1/templates")
+    async def templates_list() -> list[dict[str, Any]]:
+        out = []
+        for name in templates.names():
+            try:
+                t = templates.load(name)
+            except TemplateError as exc:
+                out.append({"name": name, "error": str(exc)})
+                continue
+            out.append(t.model_dump(mode="json"))
+        return out
+
+    @app.get("/v1/search")
+    async def search(
+        q: Annotated[str, Query(min_length=1, max_length=2000)],
+        k: Annotated[int, Query(ge=1, le=100)] = 10,
+        mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
+        type: Annotated[list[str] | None, Query()] = None,
+    ) -> list[dict[str, Any]]:
+        filters = SearchFilters(chunk_types=type or ())
+        problem = runtime.searcher.check_filters(filters)
+        if problem is not None:
+            raise HTTPException(400, f"{problem.option}: {problem.message}")
+        hits = await asyncio.to_thread(runtime.searcher.search, q, k=k, mode=mode, filters=filters)
+        keys = ("chunk_id", "document_id", "score", "section_path", "content", "source", "page_start")
+        return [{key: getattr(h, key) for key in keys} | {"chunk_type": h.chunk_type} for h in hits]
+
+    @app.post("/v1/ingest")
+    async def ingest(request: Request) -> dict[str, Any]:
+        kind = request.headers.get("content-type", "")
+        if kind.startswith("multipart/form-data"):
+            form = await request.form()
+            uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile) or hasattr(f, "read")]
+            if not uploads:
+                raise HTTPException(400, "no files in the upload (form field 'files')")
+            folder = Path(tempfile.mkdtemp(prefix="upload-", dir=_uploads(settings)))
+            for upload in uploads:
+                name = Path(getattr(upload, "filename", "") or "upload").name
+                if not name or name in (".", ".."):
+                    raise HTTPException(400, "an uploaded file has no usable name")
+                with (folder / name).open("wb") as out:
+                    shutil.copyfileobj(upload.file, out)  # type: ignore[union-attr]
+            paths, allowed = [folder], folder
+        else:
+            try:
+                body = IngestPaths.model_validate_json(await request.body())
+            except ValueError as exc:
+                raise HTTPException(
+                    422, f'body must be {{"paths": [...]}} ({str(exc).splitlines()[0]})'
+                ) from exc
+            paths, allowed = [_confined(root, p) for p in body.paths], root
+        async with ingest_lock:
+            report = await asyncio.to_thread(_ingest, settings, runtime, paths, allowed)
+        return report
+
+    @app.get("/", response_class=HTMLResponse)
+    async def viewer_runs() -> str:
+        return RUNS_PAGE
+
+    @app.get("/runs/{run_id}", response_class=HTMLResponse)
+    async def viewer_run(run_id: str) -> str:
+        return RUN_PAGE.replace("__RUN_ID__", run_id.replace('"', "").replace("<", ""))
+
+    return app
+
+
+_NO_CACHE = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _same(given: str, key: str) -> bool:
+    return hmac.compare_digest(given.encode(), key.encode())
+
+
+def _row(row: Any) -> dict[str, Any]:
+    return {
+        "run_id": row.run_id,
+        "query": row.query,
+        "template": row.template,
+        "status": row.status,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "summary": row.summary,
+    }
+
+
+def _uploads(settings: Settings) -> Path:
+    folder = settings.runs_dir.expanduser().parent / "uploads"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _confined(root: Path, raw: str) -> Path:
+    """A server-side path under ``root`` (relative to it), symlinks resolved, or a 403 naming it."""
+    given = Path(raw)
+    if given.is_absolute() or ".." in given.parts:
+        raise HTTPException(403, f"{raw}: paths are relative to the server's ingest root, without '..'")
+    resolved = (root / given).resolve()
+    if not resolved.is_relative_to(root):
+        raise HTTPException(403, f"{raw}: outside the server's ingest root")
+    if not resolved.exists():
+        raise HTTPException(404, f"{raw}: no such file or folder under the ingest root")
+    return resolved
+
+
+def _ingest(settings: Settings, runtime: Runtime, paths: list[Path], allowed: Path) -> dict[str, Any]:
+    errors: list[str] = []
+    sources = []
+    for source in iter_sources(paths, CONVERTIBLE_SUFFIXES):
+        path = getattr(source, "path", None)
+        if isinstance(path, Path) and not path.resolve().is_relative_to(allowed):
+            errors.append(f"{path}: a link out of the ingest root; skipped")
+            continue
+        sources.append(source)
+    ingestor = Ingestor(
+        runtime.index,
+        runtime.encoders,
+        runtime.encoders.token_counter(),
+        max_tokens=settings.max_tokens,
+        overlap_tokens=settings.overlap_tokens,
+        on_error=errors.append,
+    )
+    ingestor.ingest_sources(sources, ConvertOptions())
+    r = ingestor.report
+    return {
+        "added": r.added,
+        "updated": r.updated,
+        "unchanged": r.unchanged,
+        "failed": r.failed,
+        "chunks_written": r.chunks_written,
+        "errors": errors,
+        "index_chunks": runtime.index.chunk_count(),
+        "upload_id": uuid.uuid4().hex[:8],
+    }

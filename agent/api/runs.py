@@ -1,0 +1,124 @@
+"""Research runs inside the server: started in the background, a bounded number at once (the rest wait in a
+queue and say so), every event recorded in the run store and handed to whoever is listening live.
+
+A run goes on when its client disconnects; a client that reconnects asks for the events after the last one it
+saw (``Last-Event-ID``) and gets the stored ones, then the live ones. All run-store access happens on the
+event loop's thread (the store's SQLite connection is shared).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sleuth.agent.events import RunEvent
+from sleuth.agent.research.pipeline import ResearchOptions, ResearchRun
+from sleuth.agent.research.service import drive
+from sleuth.agent.runs import RunStore, new_run_id
+from sleuth.agent.runtime import Runtime
+from sleuth.agent.templates import Template
+
+log = logging.getLogger(__name__)
+_TERMINAL = {"complete", "failed", "review"}
+
+
+@dataclass
+class _Live:
+    queues: list[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=list)
+    done: bool = False
+
+
+class RunManager:
+    def __init__(self, runtime: Runtime, store: RunStore, max_running: int) -> None:
+        self.runtime = runtime
+        self.store = store
+        self._slots = asyncio.Semaphore(max_running)
+        self._queued: list[str] = []
+        self._live: dict[str, _Live] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, query: str, template: Template, options: ResearchOptions) -> str:
+        """Start a run in the background; returns its id at once."""
+        run_id = new_run_id()
+        run = ResearchRun(self.runtime, run_id, query, template, options)
+        self._live[run_id] = _Live()
+        self._queued.append(run_id)
+        task = asyncio.create_task(self._run(run))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return run_id
+
+    def position(self, run_id: str) -> int | None:
+        """Place in the queue (1 = next), None when the run is not waiting."""
+        return self._queued.index(run_id) + 1 if run_id in self._queued else None
+
+    def is_live(self, run_id: str) -> bool:
+        live = self._live.get(run_id)
+        return live is not None and not live.done
+
+    async def _run(self, run: ResearchRun) -> None:
+        live = self._live[run.run_id]
+        async with self._slots:
+            self._queued.remove(run.run_id)
+            try:
+                async for event in drive(run, self.store):
+                    self._publish(live, event.model_dump(mode="json"))
+            except Exception:  # recorded as a failed event by the pipeline; the server goes on
+                log.exception("run %s failed", run.run_id)
+            finally:
+                live.done = True
+                for queue in live.queues:
+                    queue.put_nowait(None)
+
+    def _publish(self, live: _Live, event: dict[str, Any]) -> None:
+        for queue in live.queues:
+            queue.put_nowait(event)
+
+    async def events(self, run_id: str, after: int = 0) -> AsyncIterator[dict[str, Any]]:
+        """Stored events after ``after``, then live ones until the run ends (a finished run: stored only)."""
+        live = self._live.get(run_id)
+        queue: asyncio.Queue[dict[str, Any] | None] | None = None
+        if live is not None and not live.done:
+            queue = asyncio.Queue()
+            live.queues.append(queue)
+        try:
+            last = after
+            for event in self.store.events(run_id, after):
+                last = int(event["seq"])
+                yield event
+                if event.get("type") in _TERMINAL:
+                    return
+            if queue is None:
+                return
+            while True:
+                item = await queue.get()
+                if item is None:
+                    # Anything recorded between the replay and the subscription.
+                    for event in self.store.events(run_id, last):
+                        yield event
+                    return
+                if int(item["seq"]) <= last:
+                    continue
+                last = int(item["seq"])
+                yield item
+                if item.get("type") in _TERMINAL:
+                    return
+        finally:
+            if queue is not None and live is not None and queue in live.queues:
+                live.queues.remove(queue)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def event_frame(event: dict[str, Any] | RunEvent) -> str:
+    """One Server-Sent Events frame: the event's sequence number as its id, its type as the event name."""
+    import json  # noqa: PLC0415
+
+    data = event.model_dump(mode="json") if isinstance(event, RunEvent) else event
+    return f"id: {data.get('seq', 0)}\nevent: {data.get('type', 'message')}\ndata: {json.dumps(data)}\n\n"
