@@ -51,6 +51,7 @@ _BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?
 _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
+_CODE_CELL = re.compile(r"[\\{}]|;\s*$|\w=\S|^\d+\s+\S*[\\{}]")
 _MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
 
 
@@ -570,7 +571,13 @@ def _table_segments(
         row = rows[k]
         widest = max(row.cells, key=lambda c: c.x1 - c.x0)
         # A line of running text: one cell over most of the width (margin line numbers beside it or not).
-        prose = widest.x1 - widest.x0 > 0.65 * width and len(widest.text.split()) >= 8 and not widest.mono
+        prose = (
+            widest.x1 - widest.x0 > 0.65 * width and len(widest.text.split()) >= 8 and not widest.mono
+        ) or (
+            len(row.cells) == 1
+            and len(widest.text.split()) >= 8
+            and widest.text.rstrip().endswith((".", ":"))
+        )
         if k in barriers or prose:
             segments.append([])
         else:
@@ -579,7 +586,12 @@ def _table_segments(
     for segment in segments:
         cells = [c for k in segment for c in rows[k].cells]
         multi = sum(1 for k in segment if len(rows[k].cells) >= 2)
-        if multi < 2 or not any(any(ch.isalnum() for ch in c.text) for c in cells):
+        # Rules drawn with characters (----, ====) and other cells without a letter or digit.
+        if multi < 2 or sum(1 for c in cells if not any(ch.isalnum() for ch in c.text)) >= 0.5 * len(cells):
+            continue
+        # Source code beside its typeset output, or a numbered listing, lines up in columns too: cells that
+        # read as code (markup, braces, assignments) make a segment code, not a table.
+        if sum(1 for c in cells if _CODE_CELL.search(c.text)) >= 0.3 * len(cells):
             continue
         table = table_from_rows([rows[k] for k in segment])
         if table is not None and _prose_columns(table) < 2:
@@ -593,7 +605,7 @@ def _prose_columns(table: list[list[str]]) -> int:
     count = 0
     for k in range(max(len(r) for r in table)):
         cells = [r[k] for r in table if k < len(r) and r[k]]
-        if cells and sum(1 for c in cells if len(c.split()) >= 7) >= 0.6 * len(cells):
+        if cells and sum(1 for c in cells if len(c.split()) >= 7) >= 0.5 * len(cells):
             count += 1
     return count
 
