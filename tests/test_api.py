@@ -165,7 +165,7 @@ def test_bad_requests_get_clear_errors_without_tracebacks(server: Server) -> Non
     assert unknown.status_code == 400 and "nope" in unknown.json()["error"]
     missing = httpx.get(f"{server.base}/v1/research/does-not-exist")
     assert missing.status_code == 404
-    assert httpx.get(f"{server.base}/v1/search", params={"q": "x", "type": "bogus"}).status_code == 400
+    assert httpx.get(f"{server.base}/v1/search", params={"q": "x", "type": "bogus"}).status_code == 422
     big = httpx.post(f"{server.base}/v1/ingest", files={"files": ("big.md", b"# Big\n\n" + b"x" * 2_000_000)})
     assert big.status_code == 413
 

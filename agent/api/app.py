@@ -33,6 +33,7 @@ from sleuth.agent.runtime import Runtime
 from sleuth.agent.settings import Settings
 from sleuth.agent.templates import TemplateError, TemplateLibrary
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
+from sleuth.ingest.models import ChunkType
 from sleuth.ingest.sources import iter_sources
 from sleuth.retrieval.ingestion import Ingestor
 from sleuth.retrieval.search import SearchFilters
@@ -48,6 +49,27 @@ class ResearchRequest(BaseModel):
     corpus: bool = True
     depth: int | None = Field(None, ge=0, le=6)
     llm: bool | None = None
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+#: Every route may answer with one of these, always as ``{"error": "..."}`` (one line, no stack trace).
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": text}
+    for code, text in (
+        (400, "Bad request"),
+        (401, "Missing or wrong API key"),
+        (403, "Path outside the ingest root"),
+        (404, "Not found"),
+        (413, "Request body too large"),
+        (500, "Internal error"),
+    )
+}
+_SSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events, one per run event"}
+}
 
 
 class IngestPaths(BaseModel):
@@ -73,6 +95,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         version="0.1.0",
         description="Deep research over your documents and the web, every claim anchored to evidence.",
         lifespan=lifespan,
+        responses=_ERRORS,
     )
     if settings.api_cors_origins:
         app.add_middleware(
@@ -142,7 +165,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
     async def healthz() -> dict[str, Any]:
         return {"status": "ok", "chunks": runtime.index.chunk_count()}
 
-    @app.post("/v1/research/stream")
+    @app.post("/v1/research/stream", response_class=StreamingResponse, responses=_SSE)
     async def research_stream(body: ResearchRequest) -> StreamingResponse:
         run_id = _start(body)
 
@@ -176,7 +199,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         report = store.artifact(run_id, "report")
         return {**_row(row), "report": report}
 
-    @app.get("/v1/research/{run_id}/events")
+    @app.get("/v1/research/{run_id}/events", response_class=StreamingResponse, responses=_SSE)
     async def research_events(
         run_id: str,
         last_event_id: str | None = Header(None),
@@ -213,9 +236,9 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         q: Annotated[str, Query(min_length=1, max_length=2000)],
         k: Annotated[int, Query(ge=1, le=100)] = 10,
         mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
-        type: Annotated[list[str] | None, Query()] = None,
+        type: Annotated[list[ChunkType] | None, Query()] = None,
     ) -> list[dict[str, Any]]:
-        filters = SearchFilters(chunk_types=type or ())
+        filters = SearchFilters(chunk_types=list(type or ()))
         problem = runtime.searcher.check_filters(filters)
         if problem is not None:
             raise HTTPException(400, f"{problem.option}: {problem.message}")
@@ -223,7 +246,31 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         keys = ("chunk_id", "document_id", "score", "section_path", "content", "source", "page_start")
         return [{key: getattr(h, key) for key in keys} | {"chunk_type": h.chunk_type} for h in hits]
 
-    @app.post("/v1/ingest")
+    @app.post(
+        "/v1/ingest",
+        responses={422: {"model": ErrorBody, "description": "Malformed body"}},
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": IngestPaths.model_json_schema()},
+                    "multipart/form-data": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {
+                                "files": {
+                                    "type": "array",
+                                    "items": {"type": "string", "format": "binary"},
+                                    "minItems": 1,
+                                }
+                            },
+                            "required": ["files"],
+                        }
+                    },
+                },
+            }
+        },
+    )
     async def ingest(request: Request) -> dict[str, Any]:
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
