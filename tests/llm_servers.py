@@ -90,6 +90,16 @@ class LyingLLM:
     def answer(self, h: http.server.BaseHTTPRequestHandler, request: dict[str, Any]) -> None:
         if self.behaviour == "hang":
             time.sleep(30)
+        if self.behaviour == "no_tools" and request.get("tools"):
+            error = json.dumps(
+                {"error": {"message": "tools are not supported", "type": "invalid_request_error"}}
+            )
+            h.send_response(400)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(error)))
+            h.end_headers()
+            h.wfile.write(error.encode())
+            return
         content = self.content(request)
         message: dict[str, Any] = {"role": "assistant", "content": content}
         tools = request.get("tools") or []

@@ -43,6 +43,7 @@ class Server:
     def __init__(self, folder: Path, name: str, **env: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.root = folder / "root"
         full = {
             **os.environ,
             "SLEUTH_RUNS_DIR": str(folder / name / "runs"),
@@ -170,7 +171,7 @@ def test_bad_requests_get_clear_errors_without_tracebacks(server: Server) -> Non
     assert big.status_code == 413
 
 
-@pytest.mark.parametrize("path", ["../outside", "/etc", "docs/../../outside", "escape"])
+@pytest.mark.parametrize("path", ["../outside", "/etc", "/etc/passwd", "docs/../../outside", "escape"])
 def test_server_side_paths_stay_under_the_root(server: Server, path: str) -> None:
     response = httpx.post(f"{server.base}/v1/ingest", json={"paths": [path]})
     assert response.status_code == 403, response.text
@@ -179,6 +180,9 @@ def test_server_side_paths_stay_under_the_root(server: Server, path: str) -> Non
 def test_ingest_by_path_and_by_upload_then_search(server: Server) -> None:
     response = httpx.post(f"{server.base}/v1/ingest", json={"paths": ["docs"]}, timeout=300)
     assert response.status_code == 200 and response.json()["added"] == 1
+    absolute = str(Path(server.root) / "docs")  # an absolute path inside the root is fine too
+    again = httpx.post(f"{server.base}/v1/ingest", json={"paths": [absolute]}, timeout=300)
+    assert again.status_code == 200 and again.json()["unchanged"] == 1
     upload = httpx.post(
         f"{server.base}/v1/ingest",
         files={"files": ("basalt.md", b"# Basalt note\n\nBasalt forms from rapidly cooled lava.\n")},

@@ -46,7 +46,7 @@ def _research(workdir: Path, llm: LyingLLM, timeout: float = 20) -> tuple[dict[s
 
 
 @pytest.fixture(params=["invented_ids", "unanchored", "invented_numbers", "invalid_json", "truncated_json",
-                        "skip_required", "huge", "think_fenced"])  # fmt: skip
+                        "skip_required", "huge", "think_fenced", "no_tools"])  # fmt: skip
 def liar(request: pytest.FixtureRequest) -> Iterator[LyingLLM]:
     server = LyingLLM(request.param)
     yield server
@@ -71,6 +71,8 @@ def test_lies_never_reach_the_report(workdir: Path, liar: LyingLLM) -> None:
     assert report["sections"][1]["status"] != "not_found"  # key_findings is required and the corpus has it
     if liar.behaviour in ("invalid_json", "truncated_json", "huge"):
         assert metrics["failures"] and metrics["sections_written_extractively"] >= 1
+    if liar.behaviour == "no_tools":  # switched to JSON mode, and the lies were caught there too
+        assert metrics["calls"] >= 2
     if liar.behaviour == "think_fenced":
         assert metrics["repaired"] >= 1
     if liar.behaviour == "invented_ids":

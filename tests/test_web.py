@@ -210,6 +210,11 @@ def test_hostile_pages_fail_fast_with_a_reason(pages: PageServer, path: str, rea
     assert time.monotonic() - started < 10
 
 
+def test_a_page_without_a_content_type_is_known_by_its_bytes(pages: PageServer) -> None:
+    page = _fetch(FetchPolicy(allow_private=True), f"{pages.base}/untyped")
+    assert not isinstance(page, FetchError) and page.content_type == "html"  # type: ignore[attr-defined]
+
+
 def test_redirects_between_loopback_ports_are_followed_and_checked(pages: PageServer) -> None:
     with PageServer() as other:
         # other:/hop/... redirects to a relative path on itself; an absolute hop goes to the first server.

@@ -113,6 +113,12 @@ class PageServer:
                     h.wfile.write(b"<p>" + b"more " * 2000 + b"</p>")
             except OSError:
                 return
+        elif path == "/untyped":  # a page served without a Content-Type
+            body = _page_html("copper")
+            h.send_response(200)
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body)
         elif path == "/binary":
             self._send(h, 200, "application/octet-stream", bytes(range(256)) * 100)
         elif path == "/loop":

@@ -335,11 +335,12 @@ def _uploads(settings: Settings) -> Path:
 
 
 def _confined(root: Path, raw: str) -> Path:
-    """A server-side path under ``root`` (relative to it), symlinks resolved, or a 403 naming it."""
+    """A server-side path under ``root`` (relative to it, or absolute inside it), symlinks resolved, or a 403
+    naming it."""
     given = Path(raw)
-    if given.is_absolute() or ".." in given.parts:
-        raise HTTPException(403, f"{raw}: paths are relative to the server's ingest root, without '..'")
-    resolved = (root / given).resolve()
+    if ".." in given.parts:
+        raise HTTPException(403, f"{raw}: '..' is not allowed in ingest paths")
+    resolved = (given if given.is_absolute() else root / given).resolve()
     if not resolved.is_relative_to(root):
         raise HTTPException(403, f"{raw}: outside the server's ingest root")
     if not resolved.exists():

@@ -77,6 +77,13 @@ class LLMClient:
         mode = instructor.Mode.TOOLS if config.mode == "tools" else instructor.Mode.JSON
         self._client = instructor.from_openai(raw, mode=mode)
         self._raw = raw
+        self._switched = False
+
+    def _use_json(self) -> None:
+        import instructor  # noqa: PLC0415
+
+        self._switched = True
+        self._client = instructor.from_openai(self._raw, mode=instructor.Mode.JSON)
 
     def close(self) -> None:
         self._raw.close()
@@ -98,6 +105,13 @@ class LLMClient:
                 temperature=self.config.temperature,
             )
         except Exception as exc:  # timeouts, HTTP errors, validation failures: all fall back
+            if self.config.mode == "tools" and type(exc).__name__ == "BadRequestError" and not self._switched:
+                # An endpoint without tool calls: JSON mode from now on, this call again.
+                log.warning("the LLM endpoint refused tool calls (%s); using JSON mode", exc)
+                self._use_json()
+                with self._lock:
+                    self.usage.calls -= 1
+                return self.ask(model, system, user)
             last = getattr(exc, "last_completion", None)
             self._account(getattr(exc, "total_usage", None) or getattr(last, "usage", None))
             repaired = self._repair(model, exc)

@@ -165,13 +165,17 @@ class Fetcher:
                     return _from_cache(url, cached)
                 if response.status_code != 200:
                     raise FetchError(current, f"HTTP {response.status_code}")
-                kind = _content_kind(response.headers.get("Content-Type"))
-                if kind is None:
-                    raise FetchError(
-                        current,
-                        f"not HTML or PDF ({response.headers.get('Content-Type') or 'no content type'})",
-                    )
+                declared = response.headers.get("Content-Type")
+                kind = _content_kind(declared)
+                if kind is None and not _may_sniff(declared):
+                    raise FetchError(current, f"not HTML or PDF ({declared})")
                 body = await self._read(current, response)
+                if kind is None:  # no type, or a generic one: the bytes say what they are
+                    kind = _sniff(body)
+                    if kind is None:
+                        raise FetchError(
+                            current, f"not HTML or PDF ({declared or 'no content type'}, by its bytes)"
+                        )
                 return FetchedPage(
                     url=url,
                     final_url=current,
@@ -246,6 +250,21 @@ def _content_kind(header: str | None) -> str | None:
     if not header:
         return None
     return _ACCEPTED.get(header.split(";", 1)[0].strip().lower())
+
+
+def _may_sniff(header: str | None) -> bool:
+    """Servers that send no type, or a generic one, may still send a page."""
+    kind = (header or "").split(";", 1)[0].strip().lower()
+    return kind in ("", "application/octet-stream", "binary/octet-stream", "text/plain")
+
+
+def _sniff(body: bytes) -> str | None:
+    head = body[:1024].lstrip().lower()
+    if head.startswith(b"%pdf-"):
+        return "pdf"
+    if head.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in head:
+        return "html"
+    return None
 
 
 def _from_cache(url: str, cached: CachedPage) -> FetchedPage:
