@@ -39,6 +39,9 @@ from sleuth.agent.workspace import index_options, open_workspace
 @click.option("--review", is_flag=True, help="Stop after collecting evidence, to pin or drop pieces first.")
 @click.option("--resume", "resume_id", default=None, help="Write the report of a reviewed run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report JSON on stdout.")
+@click.option(
+    "--interactive", is_flag=True, help="With an LLM: one clarifying question if the request is ambiguous."
+)
 @click.pass_obj
 def research_command(  # noqa: PLR0917 - click passes options as parameters
     settings: Settings,
@@ -55,6 +58,7 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
     review: bool,
     resume_id: str | None,
     as_json: bool,
+    interactive: bool,
 ) -> None:
     """Research QUESTION and write a report with every claim anchored to verbatim evidence.
 
@@ -94,7 +98,15 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
                 raise click.UsageError(
                     f"the index {runtime.store.location} holds no documents (run `sleuth ingest` first)"
                 )
-            run = ResearchRun(runtime, resume_id or new_run_id(), question or "", template, options)
+            brief = _brief(settings, question or "") if interactive and resume_id is None else None
+            if interactive and not options.use_llm:
+                click.echo(
+                    "sleuth: --interactive needs an LLM (SLEUTH_LLM_*); researching as asked", err=True
+                )
+                brief = None
+            run = ResearchRun(
+                runtime, resume_id or new_run_id(), question or "", template, options, brief=brief
+            )
             files: list[ReportFiles] = []
             final = asyncio.run(
                 _consume(
@@ -120,6 +132,26 @@ def _resumable(store: RunStore, run_id: str) -> tuple[RunRow, list[Evidence]]:
         raise click.UsageError(f"{exc} (see `sleuth runs`)") from exc
     except ResearchError as exc:
         raise click.UsageError(str(exc)) from exc
+
+
+def _brief(settings: Settings, question: str) -> str | None:
+    """Ask the clarifying question (if the LLM finds the request ambiguous) and write the research brief."""
+    from sleuth.agent.llm.client import LLMClient, config_from  # noqa: PLC0415
+    from sleuth.agent.llm.steps import Clarifier  # noqa: PLC0415
+
+    config = config_from(settings, max_calls=2)
+    if config is None:
+        return None
+    client = LLMClient(config)
+    try:
+        clarifier = Clarifier(client)
+        asked = clarifier.question(question)
+        reply = click.prompt(asked, err=True, default="", show_default=False) if asked else None
+        brief = clarifier.brief(question, asked, reply or None)
+    finally:
+        client.close()
+    click.echo(f"brief: {brief}", err=True)
+    return brief
 
 
 def _web_wanted(settings: Settings, web: bool | None, offline: bool) -> bool:

@@ -5,6 +5,9 @@ chat completions protocol): whatever it answers, report.json keeps every invaria
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,6 +80,27 @@ def test_lies_never_reach_the_report(workdir: Path, liar: LyingLLM) -> None:
         assert metrics["repaired"] >= 1
     if liar.behaviour == "invented_ids":
         assert metrics["invented_evidence_ids"] >= 1
+
+
+def test_interactive_asks_one_question_and_keeps_a_brief_on_topic(workdir: Path) -> None:
+    server = LyingLLM("invented_numbers")
+    try:
+        env = {**os.environ, "SLEUTH_LLM_BASE_URL": server.base_url, "SLEUTH_LLM_MODEL": "liar"}
+        result = subprocess.run(
+            [sys.executable, "-m", "sleuth.agent.cli", "research", "How big is the graphene battery market?",
+             "--template", "brief", "--depth", "0", "--interactive",
+             "--index", str(workdir / "index"), "--json"],
+            input="Freedonia\n", capture_output=True, text=True, env=env, cwd=workdir, timeout=300,
+            check=False,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert "Which country's battery market do you mean?" in result.stderr
+        # The model's brief lost the request's terms: the request and the user's answer are the brief.
+        assert "brief: How big is the graphene battery market? (Freedonia)" in result.stderr
+        report = json.loads(result.stdout)
+        check_report(report, ["answer", "key_findings", "details", "open_questions"])
+    finally:
+        server.close()
 
 
 def test_a_server_that_hangs_times_out_and_the_run_goes_on(workdir: Path) -> None:

@@ -45,11 +45,59 @@ class _PlanAnswer(BaseModel):
     questions: list[_PlannedItem] = Field(max_length=8)
 
 
+class _Clarification(BaseModel):
+    ambiguous: bool
+    question: str | None = Field(None, max_length=300)
+
+
+class _Brief(BaseModel):
+    brief: str = Field(min_length=1, max_length=1500)
+
+
+class Clarifier:
+    """``--interactive``: at most one clarifying question when a request is ambiguous, then a research brief
+    for the planner. The brief only steers planning (it never reaches a claim); one that loses the request's
+    own terms is replaced by the request plus the user's answer."""
+
+    def __init__(self, client: LLMClient) -> None:
+        self.client = client
+
+    def question(self, query: str) -> str | None:
+        answer = self.client.ask(
+            _Clarification,
+            "Decide whether a research request is too ambiguous to research well (unclear subject, scope, "
+            'place or period). Reply with JSON only: {"ambiguous": true|false, "question": "..."} with '
+            "at most one short clarifying question when it is ambiguous.",
+            f"Request: {query}",
+        )
+        if answer is None or not answer.ambiguous or not answer.question:
+            return None
+        question = " ".join(answer.question.split())
+        return question if question.endswith("?") and len(question.split()) <= 40 else None
+
+    def brief(self, query: str, question: str | None, reply: str | None) -> str:
+        fallback = f"{query} ({reply})" if reply else query
+        context = f"Clarifying question: {question}\nAnswer: {reply}\n" if question and reply else ""
+        answer = self.client.ask(
+            _Brief,
+            "Write a short research brief (2-4 sentences) for the request. "
+            'Reply with JSON only: {"brief": "..."}.',
+            f"Request: {query}\n{context}",
+        )
+        if answer is None:
+            return fallback
+        text = " ".join(answer.brief.split())
+        wanted = {w.lower() for w in query.split() if len(w) > 3}
+        return text if wanted and any(w in text.lower() for w in wanted) else fallback
+
+
 class LLMPlanner:
     def __init__(self, client: LLMClient) -> None:
         self.client = client
         self.fallback = ExtractivePlanner()
         self.rejected = 0
+        #: What the model plans for: the research brief (``--interactive``), else the request itself.
+        self.brief: str | None = None
 
     def plan(self, query: str, template: Template) -> list[Question]:
         questions = self.fallback.plan(query, template)
@@ -63,7 +111,7 @@ class LLMPlanner:
             '{"questions": [{"question": "...", "sections": ["section_id"]}]}. '
             "Write 3 to 5 short search questions that together answer the request, each mapped to the ids "
             "of the report sections it serves.",
-            f"Request: {query}\n\nReport sections:\n{sections}",
+            f"Request: {self.brief or query}\n\nReport sections:\n{sections}",
         )
         if answer is None:
             return questions

@@ -32,7 +32,7 @@ from sleuth.agent.events import (
     SectionStatus,
     SynthesisDone,
 )
-from sleuth.agent.llm.client import LLMClient, LLMConfig
+from sleuth.agent.llm.client import LLMClient, config_from
 from sleuth.agent.llm.steps import FactExtractor, LLMPlanner, LLMSynthesizer
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source
 from sleuth.agent.research.coverage import cited, section_status
@@ -118,6 +118,7 @@ class ResearchRun:
         planner: Planner | None = None,
         synthesizer: Synthesizer | None = None,
         web: WebSearch | None = None,
+        brief: str | None = None,
     ) -> None:
         self.runtime = runtime
         self.run_id = run_id
@@ -140,6 +141,8 @@ class ResearchRun:
         self._anchor: float | None = None
         #: Web evidence for this run (built from the runtime's settings when the run uses the web).
         self.web = web
+        #: The research brief of an interactive run (steers the LLM planner; never a claim).
+        self.brief = brief
         #: The LLM steps of this run (built from the runtime's settings when the run uses an LLM).
         self.llm: LLMClient | None = None
         self.facts: FactExtractor | None = None
@@ -148,9 +151,8 @@ class ResearchRun:
 
     async def events(self) -> AsyncIterator[RunEvent]:
         """The whole run; the last event is ``complete``, ``review`` or ``failed``."""
-        yield self._event(
-            RunStarted, query=self.query, template=self.template.name, options=self.options.as_dict()
-        )
+        options = {**self.options.as_dict(), **({"brief": self.brief} if self.brief else {})}
+        yield self._event(RunStarted, query=self.query, template=self.template.name, options=options)
         if self.options.use_web and self.web is None:
             self.web = open_web(self.runtime)
         if self.options.use_llm and self.llm is None:
@@ -185,22 +187,12 @@ class ResearchRun:
                 self.llm.close()
 
     def _open_llm(self) -> None:
-        s = self.runtime.settings
-        if not (s.llm_base_url and s.llm_model):
+        config = config_from(self.runtime.settings)
+        if config is None:
             raise ValueError("an LLM needs SLEUTH_LLM_BASE_URL and SLEUTH_LLM_MODEL")
-        self.llm = LLMClient(
-            LLMConfig(
-                base_url=s.llm_base_url,
-                model=s.llm_model,
-                api_key=s.llm_api_key or "none",
-                mode=s.llm_mode,
-                timeout=s.llm_timeout,
-                retries=s.llm_retries,
-                max_calls=s.llm_max_calls,
-                max_tokens=s.llm_max_tokens,
-            )
-        )
+        self.llm = LLMClient(config)
         self.planner = LLMPlanner(self.llm)
+        self.planner.brief = self.brief
         self.synthesizer = LLMSynthesizer(self.llm, self.query)
         self.facts = FactExtractor(self.llm)
 
