@@ -84,6 +84,10 @@ def clean_html(raw: bytes | str) -> CleanedHtml:
         if element.getparent() is not None and _link_table(element):
             removed["link table"] += 1
             _remove(element)
+    for element in list(main.iter("ul", "ol", "div", "p", "table", "span", "td")):
+        if element is not main and element.getparent() is not None and _nav_links(element):
+            removed["prev/next links"] += 1
+            _remove(element)
     _admonitions(main, removed)
     _preformatted(main)
     _root_headings(main, title, removed)
@@ -150,6 +154,28 @@ def _remove(element: lxml_html.HtmlElement) -> None:
         else:
             parent.text = (parent.text or "") + tail
     parent.remove(element)
+
+
+_NAV_WORDS = frozenset({"prev", "previous", "next", "up", "home", "contents", "index", "top", "toc"})
+
+
+def _nav_links(element: lxml_html.HtmlElement) -> bool:
+    """A block of page-to-page links ("Prev | Up | Home | Next"), whatever its markup or class: a few links,
+    at least two of them named like navigation (or with access keys), and little text outside them."""
+    links = list(element.iter("a"))
+    if len(links) < 2 or len(links) > 10:
+        return False
+    named = sum(
+        1
+        for a in links
+        if (words := a.text_content().strip().lower().split()) and words[0].strip("«»<>←→.:") in _NAV_WORDS
+    )
+    keyed = sum(1 for a in links if a.get("accesskey"))
+    if named < 2 and keyed < 2:
+        return False
+    text = " ".join(element.text_content().split())
+    linked = sum(len(" ".join(a.text_content().split())) for a in links)
+    return linked >= 0.6 * max(len(text), 1)
 
 
 def _link_table(table: lxml_html.HtmlElement) -> bool:
