@@ -54,7 +54,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _NAV_WORDS = {"prev", "previous", "next", "up", "home", "contents", "index", "top"}
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$", re.M)
 _SKIP = re.compile(
-    r"nav|sidebar|toc|breadcrumb|footer|header|menu|related|admonition|note|tip|warning|caution"
+    r"nav|sidebar|quickview|toc|breadcrumb|footer|header|menu|related|admonition|note|tip|warning|caution"
 )
 
 
