@@ -36,7 +36,7 @@ def _research(workdir: Path, llm: LyingLLM, timeout: float = 20) -> tuple[dict[s
         "SLEUTH_LLM_BASE_URL": llm.base_url,
         "SLEUTH_LLM_MODEL": "liar",
         "SLEUTH_LLM_TIMEOUT": str(timeout),
-        "SLEUTH_LLM_MAX_CALLS": "12",
+        "SLEUTH_LLM_MAX_CALLS": "20",
     }
     result = run(
         ["research", "How big is the Freedonian graphene battery market and who leads it?",
@@ -61,7 +61,7 @@ def test_lies_never_reach_the_report(workdir: Path, liar: LyingLLM) -> None:
     check_report(report, MARKET_BRIEF)
     assert liar.calls > 0
     metrics = report["metrics"]["llm"]
-    assert metrics["calls"] <= 12
+    assert metrics["calls"] <= 20
     for section in report["sections"]:
         for claim in section["claims"]:
             for word in INVENTED:
@@ -78,6 +78,8 @@ def test_lies_never_reach_the_report(workdir: Path, liar: LyingLLM) -> None:
         assert metrics["calls"] >= 2
     if liar.behaviour == "think_fenced":
         assert metrics["repaired"] >= 1
+    if liar.behaviour == "invented_numbers":  # its quotes and leads lie too
+        assert metrics["quotes_not_verbatim"] >= 1 and metrics["leads_rejected"] >= 1
     if liar.behaviour == "invented_ids":
         assert metrics["invented_evidence_ids"] >= 1
 

@@ -22,10 +22,11 @@ from pydantic import BaseModel, Field, create_model
 
 from sleuth.agent.llm.client import LLMClient
 from sleuth.agent.report import Claim
-from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.guards import GuardCounts, guard_claims, terms_supported
+from sleuth.agent.research.evidence import Evidence, Passage
+from sleuth.agent.research.guards import GuardCounts, guard_claims, terms_supported, whitespace_match
 from sleuth.agent.research.plan import ExtractivePlanner, Question
 from sleuth.agent.research.synthesis import ExtractiveSynthesizer
+from sleuth.agent.research.text import named_things, term_set
 from sleuth.agent.templates import SectionSpec, Template
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,94 @@ class LLMSynthesizer:
         return claims if kept else []
 
 
+class _PassageVerdict(BaseModel):
+    id: str = Field(max_length=10)
+    relevant: bool
+    quotes: list[str] = Field(default_factory=list, max_length=3)
+
+
+class _EvidenceAnswer(BaseModel):
+    passages: list[_PassageVerdict] = Field(max_length=12)
+
+
+class EvidenceScorer:
+    """The model reads a question's best passages, says which are relevant and copies the sentences that
+    answer it; a quote that is not verbatim in its passage (up to white space) is dropped and counted."""
+
+    def __init__(self, client: LLMClient, passages_per_call: int = 4) -> None:
+        self.client = client
+        self.passages_per_call = passages_per_call
+        self.not_verbatim = 0
+        self.accepted = 0
+
+    def quotes(self, question: str, passages: Sequence[Passage]) -> list[tuple[Passage, str]]:
+        shown = list(passages[: self.passages_per_call])
+        if not shown:
+            return []
+        aliases = {f"P{n}": p for n, p in enumerate(shown, 1)}
+        body = "\n".join(
+            f'<evidence id="{alias}">\n{_escape(p.text[:1500])}\n</evidence>' for alias, p in aliases.items()
+        )
+        answer = self.client.ask(
+            _EvidenceAnswer,
+            "Judge which passages answer the question and copy, word for word, the sentences that answer it. "
+            'Reply with JSON only: {"passages": [{"id": "P1", "relevant": true, "quotes": ["..."]}]}. '
+            + _DATA_RULE,
+            f"Question: {question}\n\n{body}",
+        )
+        out: list[tuple[Passage, str]] = []
+        for verdict in answer.passages if answer is not None else []:
+            passage = aliases.get(verdict.id)
+            if passage is None or not verdict.relevant:
+                continue
+            for quote in verdict.quotes:
+                exact = whitespace_match(quote, passage.text) if quote.strip() else None
+                if exact is None or len(exact.split()) < 4:
+                    self.not_verbatim += 1
+                    continue
+                self.accepted += 1
+                out.append((passage, exact))
+        return out
+
+
+class _LeadAnswer(BaseModel):
+    questions: list[str] = Field(default_factory=list, max_length=6)
+
+
+class LeadWriter:
+    """Follow-up questions about what the evidence mentions without explaining it. A question is kept only
+    when it names something the evidence does (a name, or a content word of it): a lead must come from the
+    evidence, not from the model."""
+
+    def __init__(self, client: LLMClient) -> None:
+        self.client = client
+        self.rejected = 0
+
+    def questions(self, query: str, quotes: Sequence[str], limit: int = 3) -> list[str]:
+        if not quotes:
+            return []
+        body = "\n".join(f'<evidence id="E{n}">\n{_escape(q)}\n</evidence>' for n, q in enumerate(quotes, 1))
+        answer = self.client.ask(
+            _LeadAnswer,
+            "List up to 3 short search questions about things the evidence mentions but does not explain, "
+            'that would help answer the research question. Reply with JSON only: {"questions": ["..."]}. '
+            + _DATA_RULE,
+            f"Research question: {query}\n\n{body}",
+        )
+        evidence = " ".join(quotes)
+        names = {n.casefold() for n in named_things(evidence)}
+        terms = term_set(evidence)
+        out: list[str] = []
+        for raw in answer.questions if answer is not None else []:
+            text = " ".join(raw.split())[:300]
+            named = any(n.casefold() in names for n in named_things(text))
+            if not text or not (named or len(term_set(text) & terms) >= 2):
+                self.rejected += 1
+                continue
+            out.append(text)
+        return out[:limit]
+
+
 class FactExtractor:
     """Typed facts of a section from its cited evidence, each value checked against that evidence."""
 
@@ -243,6 +332,10 @@ def _fact_model(name: str, annotation: Any) -> type[BaseModel]:
         evidence=(list[str], Field(default_factory=list, max_length=10)),
         confidence=(_CONFIDENCE, "low"),
     )
+
+
+def _escape(text: str) -> str:
+    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def fence(aliases: Mapping[str, Evidence]) -> str:

@@ -48,7 +48,7 @@ def verify_quotes(
         if item.quote and item.quote in text:
             kept.append(item)
             continue
-        exact = _whitespace_match(item.quote, text)
+        exact = whitespace_match(item.quote, text)
         if exact is None:
             counts["non_verbatim"] += 1
             continue
@@ -57,7 +57,7 @@ def verify_quotes(
     return kept
 
 
-def _whitespace_match(quote: str, text: str) -> str | None:
+def whitespace_match(quote: str, text: str) -> str | None:
     """The slice of ``text`` equal to ``quote`` up to white space, if there is one."""
     parts = quote.split()
     if not parts:

@@ -33,7 +33,7 @@ from sleuth.agent.events import (
     SynthesisDone,
 )
 from sleuth.agent.llm.client import LLMClient, config_from
-from sleuth.agent.llm.steps import FactExtractor, LLMPlanner, LLMSynthesizer
+from sleuth.agent.llm.steps import EvidenceScorer, FactExtractor, LeadWriter, LLMPlanner, LLMSynthesizer
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source
 from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage, QuoteChoice, QuoteSelector, evidence_id
@@ -146,6 +146,10 @@ class ResearchRun:
         #: The LLM steps of this run (built from the runtime's settings when the run uses an LLM).
         self.llm: LLMClient | None = None
         self.facts: FactExtractor | None = None
+        self.scorer: EvidenceScorer | None = None
+        self.lead_writer: LeadWriter | None = None
+        #: Questions whose passages the LLM has read (a run's budget is shared by every step).
+        self._scored = 0
 
     # -- the stream
 
@@ -195,6 +199,8 @@ class ResearchRun:
         self.planner.brief = self.brief
         self.synthesizer = LLMSynthesizer(self.llm, self.query)
         self.facts = FactExtractor(self.llm)
+        self.scorer = EvidenceScorer(self.llm)
+        self.lead_writer = LeadWriter(self.llm)
 
     async def resume(self, ledger: Sequence[Evidence]) -> AsyncIterator[RunEvent]:
         """Write the report from a reviewed ledger (pinned pieces always cited, dropped ones never)."""
@@ -239,6 +245,11 @@ class ResearchRun:
             state.seconds["search"] = state.seconds.get("search", 0.0) + time.monotonic() - started
             level_new: list[Evidence] = []
             candidates = [(q, self._candidates(q, passages, w)) for q, passages, w in results]
+            if self.scorer is not None:
+                extra = await asyncio.to_thread(self._llm_candidates, results)
+                for (_, items), more in zip(candidates, extra, strict=True):
+                    ids = {e.id for e in items}
+                    items.extend(e for e in more if e.id not in ids)
             texts = {p.chunk_id: p.text for _, passages, _ in results for p in passages if p.chunk_id}
             await self._score_relevance(candidates, texts)
             found: list[tuple[Question, list[Evidence]]] = []
@@ -254,7 +265,7 @@ class ResearchRun:
                         evidence_ids=[e.id for e in new],
                         total=len(state.ledger),
                     )
-            leads = self._leads(found, texts) if depth < opts.depth else {}
+            leads = await asyncio.to_thread(self._leads, found, texts) if depth < opts.depth else {}
             elapsed = (time.monotonic() - started) / len(level)
             for (question, new), (_, passages, _) in zip(found, results, strict=True):
                 children = leads.get(question.id, [])
@@ -374,28 +385,24 @@ class ResearchRun:
                 taken.append(id(pair[1]))
             kept.append(pair)
         pairs = kept
-        out: list[Evidence] = []
-        for choice, passage in pairs:
-            quote = passage.text[choice.start : choice.end]
-            out.append(
-                Evidence(
-                    id=evidence_id(passage, quote),
-                    kind=passage.kind,
-                    chunk_id=passage.chunk_id,
-                    url=passage.url,
-                    document_id=passage.document_id,
-                    title=passage.title,
-                    section_path=passage.section_path,
-                    page=passage.page,
-                    quote=quote,
-                    date=passage.date,
-                    source=passage.source,
-                    question_id=question.id,
-                    question=question.text,
-                    sections=list(question.sections),
-                    score=round(choice.score, 4),
-                )
-            )
+        return [
+            _evidence(question, passage, passage.text[choice.start : choice.end], choice.score)
+            for choice, passage in pairs
+        ]
+
+    def _llm_candidates(
+        self, results: list[tuple[Question, list[Passage], dict[int, float]]]
+    ) -> list[list[Evidence]]:
+        """Quotes the LLM chose from the best passages of the plan's questions (verbatim, or dropped)."""
+        out: list[list[Evidence]] = []
+        for question, passages, _ in results:
+            if self.scorer is None or question.depth > 0 or self._scored >= LLM_SCORED_QUESTIONS:
+                out.append([])
+                continue
+            self._scored += 1
+            ranked = sorted(passages, key=lambda p: p.rank)
+            picked = self.scorer.quotes(question.text, ranked)
+            out.append([_evidence(question, passage, quote, 1.0) for passage, quote in picked])
         return out
 
     async def _score_relevance(
@@ -428,7 +435,7 @@ class ResearchRun:
         rank, as a search is; a lead, a step removed from it, must stay closest to it."""
         if question.text == self.query:
             return None
-        if question.origin == "lead":
+        if question.origin in ("lead", "llm-lead"):
             return self.options.lead_margin
         aspects = [self.template.section(s).keywords for s in question.sections if s in self._section_ids]
         if aspects and all(aspects):
@@ -466,6 +473,15 @@ class ResearchRun:
             for lead in find_leads(context, asked=asked, known_documents=known, focus=self.query):
                 ranked.append((lead.priority, question, lead))
         ranked.sort(key=lambda item: -item[0])
+        if self.lead_writer is not None and found:
+            # The LLM's follow-up questions, each naming something the evidence does, after the
+            # extractive leads of the level.
+            source = max(found, key=lambda pair: len(pair[1]))[0]
+            quotes = [e.quote for _, items in found for e in items][:8]
+            floor = min((p for p, _, _ in ranked), default=1.0) * 0.9
+            for text in self.lead_writer.questions(self.query, quotes):
+                lead = Lead(text=text, document_id=None, sections=(), priority=floor, kind="llm")
+                ranked.append((floor, source, lead))
         out: dict[str, list[Question]] = {}
         taken = 0
         for priority, question, lead in ranked:
@@ -483,7 +499,7 @@ class ResearchRun:
                 text=lead.text,
                 sections=list(lead.sections) or list(question.sections),
                 depth=question.depth + 1,
-                origin="lead",
+                origin="llm-lead" if lead.kind == "llm" else "lead",
                 priority=priority,
                 document_id=lead.document_id,
                 parent=question.id,
@@ -698,6 +714,9 @@ class ResearchRun:
             if isinstance(synthesizer, LLMSynthesizer)
             else 0,
             "facts_dropped": self.facts.dropped if self.facts is not None else 0,
+            "quotes_chosen": self.scorer.accepted if self.scorer is not None else 0,
+            "quotes_not_verbatim": self.scorer.not_verbatim if self.scorer is not None else 0,
+            "leads_rejected": self.lead_writer.rejected if self.lead_writer is not None else 0,
         }
 
     def _report(
@@ -763,6 +782,30 @@ def _passage(hit: SearchHit, rank: int, score: float) -> Passage:
         chunk_id=hit.chunk_id,
         score=score,
         rank=rank,
+    )
+
+
+#: Plan questions whose passages the LLM reads for quotes (each one call).
+LLM_SCORED_QUESTIONS = 6
+
+
+def _evidence(question: Question, passage: Passage, quote: str, score: float) -> Evidence:
+    return Evidence(
+        id=evidence_id(passage, quote),
+        kind=passage.kind,
+        chunk_id=passage.chunk_id,
+        url=passage.url,
+        document_id=passage.document_id,
+        title=passage.title,
+        section_path=passage.section_path,
+        page=passage.page,
+        quote=quote,
+        date=passage.date,
+        source=passage.source,
+        question_id=question.id,
+        question=question.text,
+        sections=list(question.sections),
+        score=round(score, 4),
     )
 
 
