@@ -35,6 +35,9 @@ _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
     ElementKind.TABLE: "table",
     ElementKind.CODE: "code",
 }
+#: Bump when the same Markdown would be cut differently (indexes re-chunk what they hold).
+#: 2026.11.1: a code block or list of at most a share of the limit reads with the prose around it.
+CHUNKER_VERSION = "2026.11.1"
 _ID_NAMESPACE = uuid.UUID("6f1c3c2e-5d0b-4f5e-9a57-8f1b2b7f0c11")
 _WORD_START = re.compile(r"\s\S")
 
@@ -134,12 +137,15 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
                     or (
                         draft.section is section
                         and draft.split is None
-                        and draft.chunk_type == "text"
-                        and kind == "text"
+                        and _reads_as_text(draft.chunk_type, draft.tokens, limit)
+                        and _reads_as_text(kind, n, limit)
                     )
                 )
             ):
+                mixed = not draft.headings_only and draft.chunk_type != kind
                 _add(draft, section, kind, piece, is_heading)
+                if mixed:
+                    draft.chunk_type = "text"
                 continue
             if draft is not None:
                 drafts.append(draft)
@@ -182,6 +188,15 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
     if draft is not None:
         drafts.append(draft)
     return drafts
+
+
+#: A code block or list this small (a share of the chunk limit) is read with the prose around it: a one-line
+#: command or an option name followed by its description is one thing to find, not two tiny chunks.
+SMALL_SHARE = 8
+
+
+def _reads_as_text(kind: ChunkType, tokens: int, limit: int) -> bool:
+    return kind == "text" or (kind in ("code", "list") and tokens <= limit // SMALL_SHARE)
 
 
 def _add(draft: _Draft, section: Section, kind: ChunkType, piece: Piece, is_heading: bool) -> None:

@@ -23,7 +23,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Protocol
 
-from sleuth.ingest.chunker import iter_chunks
+from sleuth.ingest.chunker import CHUNKER_VERSION, iter_chunks
 from sleuth.ingest.convert import CONVERTER_VERSION, Converted, ConvertOptions
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
 from sleuth.ingest.convert.metadata import file_date
@@ -186,6 +186,7 @@ class Ingestor:
                     max_tokens,
                     overlap_tokens,
                     CONVERTER_VERSION,
+                    CHUNKER_VERSION,
                     EMBED_FORMAT,
                     PAYLOAD_FORMAT,
                 )

@@ -53,10 +53,26 @@ def test_heading_only_section_leads_into_its_subsection(counter: TokenCounter) -
 
 
 def test_small_neighbours_merge_but_types_stay_apart(counter: TokenCounter) -> None:
+    # A tiny list or code block is read with the prose around it (one thing to find, not two tiny chunks);
+    # tables always stand alone, and code or lists of any size keep their type.
     md = "# S\n\nOne.\n\nTwo.\n\n- a\n- b\n\n| x |\n|---|\n| 1 |\n\n```\ncode\n```\n\nThree.\n"
     chunks = chunk_markdown(md, counter, max_tokens=128)
-    assert [c.chunk_type for c in chunks] == ["text", "list", "table", "code", "text"]
-    assert chunks[0].content == "# S\n\nOne.\n\nTwo."
+    assert [c.chunk_type for c in chunks] == ["text", "table", "text"]
+    assert chunks[0].content == "# S\n\nOne.\n\nTwo.\n\n- a\n- b"
+    assert chunks[2].content == "```\ncode\n```\n\nThree."
+    code = "```\n" + "\n".join(f"run step {i} --with-option value{i}" for i in range(12)) + "\n```"
+    items = "\n".join(f"- item number {i} of the list" for i in range(12))
+    bigger = chunk_markdown(f"# S\n\nIntro.\n\n{code}\n\n{items}\n\nOutro.\n", counter, max_tokens=128)
+    assert [c.chunk_type for c in bigger] == ["text", "code", "list", "text"]
+
+
+def test_option_lists_do_not_become_dozens_of_tiny_chunks(counter: TokenCounter) -> None:
+    # As PDF manuals come out: each option a one-line code block followed by its description.
+    md = "# Options\n\n" + "\n\n".join(
+        f"```\n--option-{i}\n```\n\nTurns feature {i} on for the current session." for i in range(20)
+    )
+    chunks = chunk_markdown(md, counter, max_tokens=128)
+    assert len(chunks) <= 4 and all(c.chunk_type == "text" for c in chunks)
 
 
 def test_page_markers_fill_pages_and_leave_content(counter: TokenCounter) -> None:
