@@ -114,6 +114,9 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(60.0, gt=0, description="Seconds one LLM call may take.")
     llm_retries: int = Field(1, ge=0, le=5, description="Validation retries (the error is sent back).")
     llm_max_calls: int = Field(40, ge=1, description="LLM calls per run at most.")
+    llm_refine: bool = Field(
+        False, description="A second LLM pass for fluency (kept only if every anchor holds)."
+    )
     llm_max_tokens: int = Field(60_000, ge=100, description="Prompt plus completion tokens per run at most.")
     searxng_url: str | None = Field(
         None, description="SearXNG instance (JSON format enabled) for web evidence; unset: no web search."

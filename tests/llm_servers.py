@@ -76,6 +76,9 @@ class LyingLLM:
             return json.dumps({"questions": [
                 "What did Elon Musk say about Quantum Dynamics?", "Who supplies Voltra Energy with graphite?",
             ]})  # fmt: skip
+        if "Rewrite each numbered claim" in system:  # a fluent rewrite that slips in a number and a name
+            count = len(re.findall(r"^\d+\. ", user, re.M))
+            return json.dumps({"claims": ["Elon Musk reports 37 percent growth."] * count})
         if "You plan research" in system:
             if b == "skip_required":
                 return json.dumps(
@@ -87,6 +90,9 @@ class LyingLLM:
             ]})  # fmt: skip
         if "Extract the requested facts" in system:
             return json.dumps({"value": {"value": "9.9 billion", "evidence": ["E1"], "confidence": "high"}})
+        if b == "lying_refine" and "You write one section" in system:  # an honest draft: the evidence itself
+            first = re.search(r'<evidence id="E1"[^>]*>\n(.*?)\n</evidence>', user, re.S)
+            return json.dumps({"claims": [{"text": first.group(1) if first else "", "evidence": ["E1"]}]})
         if b == "think_fenced":
             good = {"claims": [{"text": "The market grew.", "evidence": [aliases[0]]}]}
             return "<think>{ not json }</think>\nHere you go:\n```json\n" + json.dumps(good) + "\n```"

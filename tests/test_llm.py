@@ -37,6 +37,7 @@ def _research(workdir: Path, llm: LyingLLM, timeout: float = 20) -> tuple[dict[s
         "SLEUTH_LLM_MODEL": "liar",
         "SLEUTH_LLM_TIMEOUT": str(timeout),
         "SLEUTH_LLM_MAX_CALLS": "20",
+        "SLEUTH_LLM_REFINE": "1",
     }
     result = run(
         ["research", "How big is the Freedonian graphene battery market and who leads it?",
@@ -49,7 +50,8 @@ def _research(workdir: Path, llm: LyingLLM, timeout: float = 20) -> tuple[dict[s
 
 
 @pytest.fixture(params=["invented_ids", "unanchored", "invented_numbers", "invalid_json", "truncated_json",
-                        "skip_required", "huge", "think_fenced", "no_tools"])  # fmt: skip
+                        "skip_required", "huge", "think_fenced", "no_tools",
+                        "lying_refine"])  # fmt: skip
 def liar(request: pytest.FixtureRequest) -> Iterator[LyingLLM]:
     server = LyingLLM(request.param)
     yield server
@@ -80,6 +82,8 @@ def test_lies_never_reach_the_report(workdir: Path, liar: LyingLLM) -> None:
         assert metrics["repaired"] >= 1
     if liar.behaviour == "invented_numbers":  # its quotes and leads lie too
         assert metrics["quotes_not_verbatim"] >= 1 and metrics["leads_rejected"] >= 1
+    if liar.behaviour == "lying_refine":  # a valid draft, then a rewrite that slips in a number and a name
+        assert metrics["refinements_rejected"] >= 1 and metrics["refined_sections"] == 0
     if liar.behaviour == "invented_ids":
         assert metrics["invented_evidence_ids"] >= 1
 

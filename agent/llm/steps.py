@@ -136,14 +136,22 @@ class _SectionDraft(BaseModel):
     claims: list[_DraftClaim] = Field(max_length=12)
 
 
+class _Refined(BaseModel):
+    claims: list[str] = Field(max_length=12)
+
+
 class LLMSynthesizer:
-    def __init__(self, client: LLMClient, query: str) -> None:
+    def __init__(self, client: LLMClient, query: str, *, refine: bool = False) -> None:
         self.client = client
         self.query = query
+        self.refine = refine
         self.fallback = ExtractiveSynthesizer()
         self.fallbacks = 0
         #: Evidence aliases the model cited that it was never given.
         self.invented_ids = 0
+        #: Refine passes whose text was kept, and those rejected (the unrefined text kept).
+        self.refined = 0
+        self.refinements_rejected = 0
 
     def write(
         self,
@@ -164,10 +172,40 @@ class LLMSynthesizer:
                 continue
             written = self._section(section, items)
             if written:
-                out[section.id] = written
+                out[section.id] = self._refine(section, written, items) if self.refine else written
             else:
                 self.fallbacks += 1
         return out
+
+    def _refine(self, section: SectionSpec, claims: list[Claim], items: list[Evidence]) -> list[Claim]:
+        """One rewrite for fluency that must keep every claim and its anchors: the claims come back in
+        order, one text each, and each still passes the guards with its own evidence; otherwise the
+        unrefined text is kept."""
+        evidence = {e.id: e for e in items}
+        anchored = [c for c in claims if c.evidence_ids]
+        if not anchored:
+            return claims
+        numbered = "\n".join(f"{n}. {c.text}" for n, c in enumerate(anchored, 1))
+        answer = self.client.ask(
+            _Refined,
+            "Rewrite each numbered claim to read fluently, one claim for each, in the same order, adding "
+            'nothing. Reply with JSON only: {"claims": ["...", "..."]}.',
+            f"Section: {section.title}\n\n{numbered}",
+        )
+        if answer is None or len(answer.claims) != len(anchored):
+            self.refinements_rejected += 1
+            return claims
+        refined = [
+            c.model_copy(update={"text": " ".join(text.split())})
+            for c, text in zip(anchored, answer.claims, strict=True)
+        ]
+        counts = GuardCounts()
+        kept = guard_claims(refined, evidence, counts)
+        if len(kept) != len(refined) or any(a.text != b.text for a, b in zip(kept, refined, strict=True)):
+            self.refinements_rejected += 1
+            return claims
+        self.refined += 1
+        return refined
 
     def _section(self, section: SectionSpec, items: list[Evidence]) -> list[Claim]:
         aliases = {f"E{n}": e for n, e in enumerate(items, 1)}

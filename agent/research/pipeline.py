@@ -197,7 +197,7 @@ class ResearchRun:
         self.llm = LLMClient(config)
         self.planner = LLMPlanner(self.llm)
         self.planner.brief = self.brief
-        self.synthesizer = LLMSynthesizer(self.llm, self.query)
+        self.synthesizer = LLMSynthesizer(self.llm, self.query, refine=self.runtime.settings.llm_refine)
         self.facts = FactExtractor(self.llm)
         self.scorer = EvidenceScorer(self.llm)
         self.lead_writer = LeadWriter(self.llm)
@@ -713,6 +713,10 @@ class ResearchRun:
             "invented_evidence_ids": synthesizer.invented_ids
             if isinstance(synthesizer, LLMSynthesizer)
             else 0,
+            "refined_sections": synthesizer.refined if isinstance(synthesizer, LLMSynthesizer) else 0,
+            "refinements_rejected": (
+                synthesizer.refinements_rejected if isinstance(synthesizer, LLMSynthesizer) else 0
+            ),
             "facts_dropped": self.facts.dropped if self.facts is not None else 0,
             "quotes_chosen": self.scorer.accepted if self.scorer is not None else 0,
             "quotes_not_verbatim": self.scorer.not_verbatim if self.scorer is not None else 0,
