@@ -100,7 +100,9 @@ Per run with the LLM: {mean("calls"):.1f} calls, {mean("prompt_tokens"):.0f} pro
 {mean("completion_tokens"):.0f} completion tokens, {failures:.1f} failed calls (fallen back to the extractive
 step), {mean("sections_written_extractively"):.1f} sections written extractively,
 {mean("planner_rejected"):.1f} planned questions rejected (unknown sections),
-{mean("invented_evidence_ids"):.1f} invented evidence ids.
+{mean("invented_evidence_ids"):.1f} invented evidence ids; the model chose {mean("quotes_chosen"):.1f} quotes
+(plus {mean("quotes_not_verbatim"):.1f} not verbatim, dropped) and {mean("leads_rejected"):.1f} of its leads
+named nothing in the evidence (dropped).
 """
     write_section("llm", body)
     print(body)
