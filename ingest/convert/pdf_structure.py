@@ -176,27 +176,49 @@ def _font_stats(pages: list[Page]) -> _Fonts:
 
 
 def _column_groups(page: Page) -> list[list[Line]]:
-    """Lines in reading order groups: full-width bands, and in a two-column band left then right."""
+    """Lines in reading order groups: full-width bands, and in a two-column band left then right.
+
+    A band is every run of lines that cross the gutter, or rows of short cells on both sides of it (a table
+    as wide as the page), kept together so that its paragraphs and tables stay whole.
+    """
     lines = page.lines
     if len(lines) < 12:
         return [lines]
     gutter = _gutter(lines, page.width)
     if gutter is None:
         return [lines]
+    spanning = _spanning_rows(lines, gutter, page.width)
     groups: list[list[Line]] = []
     left: list[Line] = []
     right: list[Line] = []
+    band: list[Line] = []
     for line in sorted(lines, key=lambda ln: -ln.y1):
-        if line.x0 < gutter - 2 and line.x1 > gutter + 2:  # spans the gutter: ends a band
+        if (line.x0 < gutter - 2 and line.x1 > gutter + 2) or id(line) in spanning:
             groups += [g for g in (left, right) if g]
             left, right = [], []
-            groups.append([line])
-        elif line.x1 <= gutter + 2:
+            band.append(line)
+            continue
+        if band:
+            groups.append(band)
+            band = []
+        if line.x1 <= gutter + 2:
             left.append(line)
         else:
             right.append(line)
-    groups += [g for g in (left, right) if g]
+    groups += [g for g in (band, left, right) if g]
     return groups
+
+
+def _spanning_rows(lines: list[Line], gutter: float, width: float) -> set[int]:
+    """Lines of rows that have short cells on both sides of the gutter: a wide table, not two columns."""
+    column = min(gutter, width - gutter)
+    out: set[int] = set()
+    for row in group_rows(lines):
+        cells = row.cells
+        sides = {c.x1 <= gutter + 2 for c in cells}
+        if len(cells) >= 3 and len(sides) == 2 and all(c.x1 - c.x0 < 0.6 * column for c in cells):
+            out.update(id(c) for c in cells)
+    return out
 
 
 def _gutter(lines: list[Line], width: float) -> float | None:
@@ -214,12 +236,26 @@ def _gutter(lines: list[Line], width: float) -> float | None:
     # as long as most lines keep to one side.
     if best is None or best[0] > 0.35 * n:
         return None
-    # Columns of prose are wide; columns of a table or a form are not (those stay rows).
+    # Columns of prose are wide; columns of a table or a form are not (those stay rows). Widths are
+    # weighted by text: a block of short author and address lines above a paper's columns does not make them
+    # a form.
     g = best[1]
     for side in ([ln for ln in lines if ln.x1 <= g + 2], [ln for ln in lines if ln.x0 >= g - 2]):
-        if statistics.median(ln.x1 - ln.x0 for ln in side) < 0.25 * width:
+        if _weighted_median([(ln.x1 - ln.x0, len(ln.text)) for ln in side]) < 0.25 * width:
             return None
     return g
+
+
+def _weighted_median(values: list[tuple[float, int]]) -> float:
+    """The value at half of the total weight (values sorted ascending)."""
+    ordered = sorted(values)
+    half = sum(w for _, w in ordered) / 2
+    seen = 0
+    for value, weight in ordered:
+        seen += weight
+        if seen >= half:
+            return value
+    return ordered[-1][0] if ordered else 0.0
 
 
 # Headings ----------------------------------------------------------------------------------------------
