@@ -177,6 +177,13 @@ def test_server_side_paths_stay_under_the_root(server: Server, path: str) -> Non
     assert response.status_code == 403, response.text
 
 
+def test_unusable_paths_are_a_clear_400(server: Server) -> None:
+    for bad in (["docs\u0000x"], [""], []):
+        response = httpx.post(f"{server.base}/v1/ingest", json={"paths": bad})
+        assert response.status_code in (400, 422), response.text
+        assert "error" in response.json() and "Traceback" not in response.text
+
+
 def test_ingest_by_path_and_by_upload_then_search(server: Server) -> None:
     response = httpx.post(f"{server.base}/v1/ingest", json={"paths": ["docs"]}, timeout=300)
     assert response.status_code == 200 and response.json()["added"] == 1

@@ -73,7 +73,7 @@ _SSE: dict[int | str, dict[str, Any]] = {
 
 
 class IngestPaths(BaseModel):
-    paths: list[str] = Field(min_length=1, max_length=1000)
+    paths: list[Annotated[str, Field(min_length=1, max_length=4096)]] = Field(min_length=1, max_length=1000)
 
 
 def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
@@ -339,12 +339,16 @@ def _confined(root: Path, raw: str) -> Path:
     naming it."""
     given = Path(raw)
     if ".." in given.parts:
-        raise HTTPException(403, f"{raw}: '..' is not allowed in ingest paths")
-    resolved = (given if given.is_absolute() else root / given).resolve()
+        raise HTTPException(403, f"{raw!r}: '..' is not allowed in ingest paths")
+    try:
+        resolved = (given if given.is_absolute() else root / given).resolve()
+        exists = resolved.exists()
+    except (ValueError, OSError) as exc:  # NUL bytes, names too long, unreadable links
+        raise HTTPException(400, f"{raw!r}: not a usable path ({exc})") from None
     if not resolved.is_relative_to(root):
-        raise HTTPException(403, f"{raw}: outside the server's ingest root")
-    if not resolved.exists():
-        raise HTTPException(404, f"{raw}: no such file or folder under the ingest root")
+        raise HTTPException(403, f"{raw!r}: outside the server's ingest root")
+    if not exists:
+        raise HTTPException(404, f"{raw!r}: no such file or folder under the ingest root")
     return resolved
 
 
