@@ -63,8 +63,9 @@ llm-server: $(LLAMA)
 # download themselves cannot be had here).
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  { apt-get install -y -q chromium chromium-driver >/dev/null || \
-	    { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver >/dev/null; }; }
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium chromium-driver \
+	      >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	      --no-install-recommends chromium chromium-driver >/dev/null; }; }
 
 unit: $(LINKED) models $(SEARXNG) $(LLAMA) browser
 	$(BIN)/pytest
