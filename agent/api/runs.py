@@ -9,6 +9,7 @@ event loop's thread (the store's SQLite connection is shared).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -118,7 +119,5 @@ class RunManager:
 
 def event_frame(event: dict[str, Any] | RunEvent) -> str:
     """One Server-Sent Events frame: the event's sequence number as its id, its type as the event name."""
-    import json  # noqa: PLC0415
-
     data = event.model_dump(mode="json") if isinstance(event, RunEvent) else event
     return f"id: {data.get('seq', 0)}\nevent: {data.get('type', 'message')}\ndata: {json.dumps(data)}\n\n"

@@ -455,7 +455,9 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     gaps = [a.cells[0].y0 - b.cells[0].y0 for a, b in pairwise(rows)]
     line_gap = statistics.median([g for g in gaps if 0 < g < 3 * body_size] or [body_size * 1.2])
 
-    headings = {k for k, row in enumerate(rows) if _row_heading(row, fonts, marks, heading_levels)[0]}
+    # Each row's heading level, once: tables, contents and the block loop below all need it.
+    row_headings = [_row_heading(row, fonts, marks, heading_levels) for row in rows]
+    headings = {k for k, (level, _) in enumerate(row_headings) if level}
     toc = pdf_contents.contents_rows(rows) - (headings if marks is not None else set())
     toc_runs = _runs(sorted(toc))
     # Outline headings and contents entries are never table cells: they cut a candidate table in two.
@@ -504,7 +506,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
             prev = row
             continue
         text = _row_text(row)
-        level, entry = _row_heading(row, fonts, marks, heading_levels)
+        level, entry = row_headings[k]
         if level:
             last = blocks[-1] if blocks else None
             same_entry = entry is not None and last is not None and last.entry == entry

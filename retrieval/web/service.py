@@ -168,11 +168,21 @@ class WebSearch:
         except FetchError:
             return None
         try:
-            markdown, title, date = await asyncio.to_thread(self._extract, key, page, published)
+            # Conversion and chunking are CPU work: off the event loop, with the other branches going on.
+            web = await asyncio.to_thread(self._web_chunks, key, page, published)
         except SourceError as exc:
             log.warning("web: %s", exc)
             self.stats.extraction_failures += 1
             return None
+        self.stats.pages += 1
+        self.stats.chunks += len(web)
+        for chunk in web:
+            self.chunks[chunk.chunk_id] = chunk
+        self._pages[key] = web
+        return web
+
+    def _web_chunks(self, key: str, page: FetchedPage, published: str | None) -> list[WebChunk]:
+        markdown, title, date = self._extract(key, page, published)
         chunks = chunk_markdown(
             markdown,
             self.counter,
@@ -180,17 +190,11 @@ class WebSearch:
             source=page.final_url,
             max_tokens=self.config.max_tokens,
         )
-        web = [
+        return [
             WebChunk(c.id, c.content, page.final_url, title, c.section_path or None, date, 0.0)
             for c in chunks
             if c.chunk_type != "toc" and c.content.strip()
         ]
-        self.stats.pages += 1
-        self.stats.chunks += len(web)
-        for chunk in web:
-            self.chunks[chunk.chunk_id] = chunk
-        self._pages[key] = web
-        return web
 
     def _extract(
         self, key: str, page: FetchedPage, published: str | None
