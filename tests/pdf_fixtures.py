@@ -121,3 +121,132 @@ def contents_without_outline(path: Path) -> Path:
         c.showPage()
     c.save()
     return path
+
+
+def options_list(path: Path) -> Path:
+    """An options list (a short term, then a sentence about it) without rules, and below it a ruled,
+    captioned table whose second column holds sentences too: the first reads as a list, the second is a
+    table."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    options = [
+        ("center", "Center the table on the page."),
+        ("left", "Align the table with the margin."),
+        ("notespar", "Typeset footnotes as one paragraph."),
+        ("sidecap", "Put the caption beside the float."),
+    ]
+    y = 760
+    c.setFont("Helvetica", 10)
+    c.drawString(72, y, "The package understands the following options.")
+    for term, text in options:
+        y -= 18
+        c.setFont("Courier", 10)
+        c.drawString(72, y, term)
+        c.setFont("Helvetica", 10)
+        c.drawString(160, y, text)
+    y -= 40
+    c.drawString(72, y, "Table 1. Settings and what they do.")
+    y -= 10
+    c.line(72, y, 500, y)
+    settings = [
+        ("Setting", "Effect"),
+        ("width", "Sets the width of the whole table."),
+        ("pos", "Sets the float position of the table."),
+        ("label", "Labels the float for cross references."),
+    ]
+    for k, (term, text) in enumerate(settings):
+        y -= 16
+        c.drawString(72, y, term)
+        c.drawString(160, y, text)
+        if k == 0:
+            c.line(72, y - 5, 500, y - 5)
+    c.line(72, y - 6, 500, y - 6)
+    c.save()
+    return path
+
+
+def figure_labels(path: Path) -> Path:
+    """A framed plot: tick labels and callouts inside the frame line up in columns, yet are not a table."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, "Figure 3 shows the regions of a plot and the margins around them.")
+    c.rect(60, 400, 460, 330)
+    rows: list[list[tuple[float, str]]] = [
+        [(70, "3.0"), (450, "mar[3]")],
+        [(70, "2.0")],
+        [(70, "1.5")],
+        [(70, "1.0"), (250, "Plot region")],
+        [(70, "0.0")],
+        [(70, "-1.0")],
+        [(70, "-2.0")],
+        [(70, "-3.0"), (170, "-1.5"), (270, "0.0"), (370, "1.5"), (460, "3.0")],
+        [(270, "x"), (450, "Margin")],
+    ]
+    for k, cells in enumerate(rows):
+        for x, text in cells:
+            c.drawString(x, 700 - 32 * k, text)
+    c.drawString(72, 360, "The margins of a plot are set with the function par.")
+    c.save()
+    return path
+
+
+def wide_table_between_columns(path: Path) -> Path:
+    """A two-column paper page with a ruled table as wide as the page, whose group headers sit one on
+    each side of the gutter."""
+    styles = getSampleStyleSheet()
+    width, height = A4
+    margin, gutter = 50, 20
+    column = (width - 2 * margin - gutter) / 2
+    top = Frame(margin, height - 300, column, 240, id="top-left")
+    top_right = Frame(margin + column + gutter, height - 300, column, 240, id="top-right")
+    wide = Frame(margin, height - 480, width - 2 * margin, 170, id="wide")
+    left = Frame(margin, 60, column, height - 550, id="left")
+    right = Frame(margin + column + gutter, 60, column, height - 550, id="right")
+    doc = BaseDocTemplate(str(path), pagesize=A4)
+    doc.addPageTemplates([PageTemplate(id="paper", frames=[top, top_right, wide, left, right])])
+    prose = " ".join(f"Sentence {i} of the running text belongs to a column of the paper." for i in range(14))
+    data = [
+        ["", "", "Element 1", "", "", "Element 2", ""],
+        ["Project", "Energy", "Mean", "Spread", "Energy", "Mean", "Spread"],
+        ["Alpha", "990", "1168", "12", "780", "1166", "100"],
+        ["Beta", "500", "961", "10", "900", "1268", "40"],
+        ["Gamma", "450", "902", "11", "870", "1208", "35"],
+    ]
+    table = Table(data, colWidths=[(width - 2 * margin) / 7] * 7)
+    table.setStyle(
+        TableStyle(
+            [("LINEABOVE", (0, 0), (-1, 0), 1.0, "black"), ("LINEBELOW", (0, 1), (-1, 1), 0.5, "black"),
+             ("LINEBELOW", (0, -1), (-1, -1), 1.0, "black")]
+        )
+    )  # fmt: skip
+    story = [
+        Paragraph(prose, styles["BodyText"]),
+        FrameBreak(),
+        Paragraph(prose, styles["BodyText"]),
+        FrameBreak(),
+        table,
+        FrameBreak(),
+        Paragraph(prose, styles["BodyText"]),
+        FrameBreak(),
+        Paragraph(prose, styles["BodyText"]),
+    ]
+    doc.build(story)
+    return path
+
+
+def tight_words(path: Path) -> Path:
+    """Words set by positioning instead of space characters (as justified TeX lines and many generators
+    do), with gaps of 0.2 em: narrower than a space, wider than any kern. Also a letter-spaced heading
+    (every gap wide) and a word followed by a kerned full stop."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+
+    def tj(x: float, y: float, font: str, size: float, array: str) -> None:
+        text = c.beginText(x, y)
+        text.setFont(font, size)
+        text._code.append(f"{array} TJ")
+        c.drawText(text)
+
+    words = "[(see) -200 (Section) -220 (2 for the) -200 (System) -200 (management) -60 (.)]"
+    tj(72, 760, "Times-Roman", 10, words)
+    tj(72, 740, "Helvetica-Bold", 12, "[(O) -200 (V) -200 (E) -200 (R) -200 (V) -200 (I) -200 (E) -200 (W)]")
+    c.save()
+    return path

@@ -98,6 +98,46 @@ def test_two_columns_of_prose_are_not_a_table(tmp_path: Path) -> None:
     assert "|" not in result.markdown
 
 
+def _tables(markdown: str) -> list[str]:
+    return re.findall(r"(?m)^\|.*\|$(?:\n^\|.*\|$)*", markdown)
+
+
+def test_an_options_list_reads_as_a_list_and_a_captioned_table_stays_a_table(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.options_list(tmp_path / "options.pdf")).markdown
+    assert "- center: Center the table on the page." in markdown
+    assert "- sidecap: Put the caption beside the float." in markdown
+    tables = _tables(markdown)
+    assert len(tables) == 1
+    assert "| Setting | Effect |" in tables[0]
+    assert "| label | Labels the float for cross references. |" in tables[0]
+
+
+def test_labels_scattered_over_a_figure_are_not_a_table(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.figure_labels(tmp_path / "figure.pdf")).markdown
+    assert not _tables(markdown)
+    assert "Plot region" in markdown
+    assert "mar[3]" in markdown
+
+
+def test_a_ruled_table_as_wide_as_a_two_column_page_stays_whole(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.wide_table_between_columns(tmp_path / "paper.pdf")).markdown
+    tables = _tables(markdown)
+    assert len(tables) == 1
+    header, *_ = tables[0].splitlines()
+    assert "Element 1" in header
+    assert "Element 2" in header
+    assert "| Gamma | 450 | 902 | 11 | 870 | 1208 | 35 |" in tables[0]
+
+
+def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:
+    from sleuth.ingest.convert.pdf_layout import read_pages  # noqa: PLC0415
+
+    lines = [line.text for line in read_pages(pdf_fixtures.tight_words(tmp_path / "tight.pdf"))[0].lines]
+    assert "see Section 2 for the System management." in lines
+    # Letter-spaced type: every gap is wide, so the gaps are tracking, not spaces between words.
+    assert not any(re.fullmatch(r"(\w ){4,}\w", line) for line in lines)
+
+
 @pytest.mark.parametrize(
     ("broken", "fixed"),
     [

@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from sleuth.ingest.convert import ligatures
 from sleuth.ingest.convert.metadata import DocumentMeta, parse_date
@@ -169,15 +172,17 @@ def read_pages(path: Path) -> list[Page]:
                 segmented = document.get_page(number, content_config=text_only)
             dim = segmented.dimension
             page = Page(number, float(dim.width), float(dim.height))
+            glyphs = _Glyphs(_raw_chars(document, number, with_shapes, text_only))
             for cell in segmented.textline_cells:
-                text = ligatures.repair(" ".join(cell.text.split()))
-                if not text:
-                    continue
                 r = cell.rect
                 xs = (r.r_x0, r.r_x1, r.r_x2, r.r_x3)
                 ys = (r.r_y0, r.r_y1, r.r_y2, r.r_y3)
+                box = (min(xs), min(ys), max(xs), max(ys))
+                text = ligatures.repair(glyphs.spaced(" ".join(cell.text.split()), box))
+                if not text:
+                    continue
                 font = font_name(getattr(cell, "font_name", "") or "")
-                page.lines.append(Line(text, min(xs), min(ys), max(xs), max(ys), font, number))
+                page.lines.append(Line(text, *box, font, number))
             for shape in segmented.shapes:
                 points = shape.points
                 for a, b in pairwise(points):
@@ -187,3 +192,104 @@ def read_pages(path: Path) -> list[Page]:
     finally:
         document.unload()
     return pages
+
+
+# Word gaps ---------------------------------------------------------------------------------------------
+
+#: A gap wider than this share of the font size between two glyphs is a word space (TeX's tightest
+#: interword space is 0.22 em; kerns and italic corrections stay under 0.05 em).
+_WORD_GAP_EM = 0.15
+_CLOSING = frozenset(".,;:!?)]}'\"’”")
+_OPENING = frozenset("([{‘“")
+
+
+def _raw_chars(document: Any, number: int, *configs: Any) -> list[tuple[float, float, float, float, str]]:
+    """(x0, x1, y0, y1, text) of the page's glyphs, read from the decoder docling-parse already ran.
+
+    Materialising glyphs as docling-parse's Pydantic cells costs nine times the parse; the decoder's own
+    cells cost nothing extra. Its accessor is private, so a docling-parse without it gets no glyphs (and no
+    gap repair) rather than an error."""
+    ensure = getattr(document, "_ensure_page_decoder", None)
+    if ensure is None:
+        return []
+    for config in configs:
+        try:
+            decoder = ensure(number, config)
+            cells = decoder.get_char_cells()
+            return [(c.r_x0, c.r_x1, c.r_y0, c.r_y2, c.text) for c in cells if c.left_to_right]
+        except Exception as exc:  # the same shapes error as above: try the next config
+            log.debug("page %d: glyphs unreadable (%s)", number, exc)
+    return []
+
+
+class _Glyphs:
+    """A page's glyphs, to put back the word spaces that docling-parse drops.
+
+    docling-parse joins glyphs into words when the gap between them is under a full space width, so a
+    tightly set line (justified TeX, a PDF that positions words instead of printing spaces) comes out as
+    ``seeSection`` or ``Systemmanagement``. The glyph gaps are the evidence: a gap wider than
+    ``_WORD_GAP_EM`` of the font size is a space. Spaces are only ever added, never letters changed. Most
+    lines have as many wide gaps as spaces; numpy counts them so that only the others are walked glyph by
+    glyph.
+    """
+
+    def __init__(self, chars: list[tuple[float, float, float, float, str]]) -> None:
+        chars.sort(key=lambda c: c[2] + c[3])
+        self._texts = [c[4] for c in chars]
+        box = np.array([c[:4] for c in chars], dtype=np.float64).reshape(-1, 4)
+        self._x0, self._x1 = box[:, 0], box[:, 1]
+        self._height = box[:, 3] - box[:, 2]
+        self._mid_y = (box[:, 2] + box[:, 3]) / 2
+        self._mid_x = (box[:, 0] + box[:, 1]) / 2
+
+    def spaced(self, text: str, box: tuple[float, float, float, float]) -> str:
+        if not self._texts or not text:
+            return text
+        x0, y0, x1, y1 = box
+        lo, hi = np.searchsorted(self._mid_y, [y0, y1])
+        inside = lo + np.flatnonzero((self._mid_x[lo:hi] >= x0 - 0.5) & (self._mid_x[lo:hi] <= x1 + 0.5))
+        if len(inside) < 2:
+            return text
+        order = inside[np.argsort(self._x0[inside], kind="stable")]
+        gaps = self._x0[order[1:]] - self._x1[order[:-1]]
+        em = np.maximum(self._height[order[1:]], self._height[order[:-1]])
+        wide = gaps > _WORD_GAP_EM * em
+        texts = [self._texts[k] for k in order]
+        if int(wide.sum()) + sum(1 for t in texts if t.isspace()) <= text.count(" "):
+            return text
+        pieces = [texts[0]]
+        added = pairs = 0
+        for k in range(1, len(texts)):
+            prev, char = texts[k - 1], texts[k]
+            if not char.isspace() and not prev.isspace():
+                pairs += 1
+                # Before closing and after opening punctuation a gap is a kern or an italic correction.
+                if wide[k - 1] and char[:1] not in _CLOSING and prev[-1:] not in _OPENING:
+                    pieces.append(" ")
+                    added += 1
+            pieces.append(" " if char.isspace() else char)
+        rebuilt = "".join(pieces)
+        if not added or rebuilt.split() == text.split() or "".join(rebuilt.split()) != "".join(text.split()):
+            return text
+        if added > 0.3 * pairs:  # letter-spaced type (a tracked heading): every gap is wide, none a space
+            return text
+        return _merge_spaces(text, rebuilt)
+
+
+def _merge_spaces(text: str, rebuilt: str) -> str:
+    """``text`` with the spaces of ``rebuilt`` added (both have the same letters in the same order)."""
+    out: list[str] = []
+    i = j = 0
+    while i < len(text) or j < len(rebuilt):
+        if i < len(text) and text[i] == " ":
+            out.append(" ")
+            i += 1
+            j += j < len(rebuilt) and rebuilt[j] == " "
+        elif j < len(rebuilt) and rebuilt[j].isspace():
+            out.append(" ")
+            j += 1
+        else:
+            out.append(text[i])
+            i += 1
+            j += 1
+    return " ".join("".join(out).split())

@@ -52,6 +52,7 @@ _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
 _CODE_CELL = re.compile(r"[\\{}]|;\s*$|\w=\S|^\d+\s+\S*[\\{}]")
+_TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[0-9IVX]+(\.[0-9]+)*\b", re.I)
 _MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
 
 
@@ -178,8 +179,9 @@ def _font_stats(pages: list[Page]) -> _Fonts:
 def _column_groups(page: Page) -> list[list[Line]]:
     """Lines in reading order groups: full-width bands, and in a two-column band left then right.
 
-    A band is every run of lines that cross the gutter, or rows of short cells on both sides of it (a table
-    as wide as the page), kept together so that its paragraphs and tables stay whole.
+    A band is every run of lines that cross the gutter, rows of short cells on both sides of it, or lines
+    between rules drawn across it (a table as wide as the page), kept together so that its paragraphs and
+    tables stay whole.
     """
     lines = page.lines
     if len(lines) < 12:
@@ -188,6 +190,13 @@ def _column_groups(page: Page) -> list[list[Line]]:
     if gutter is None:
         return [lines]
     spanning = _spanning_rows(lines, gutter, page.width)
+    # Rules drawn across the gutter frame something as wide as the page (a table, a figure): what lies
+    # between them is read as one band, whichever side of the gutter each cell falls on.
+    for x0, x1, top, bottom in ruled_regions(page.rules):
+        if x0 < gutter - 2 and x1 > gutter + 2:
+            spanning.update(
+                id(ln) for ln in lines if bottom - 1 < ln.y0 < top + 1 and ln.x0 >= x0 - 8 and ln.x1 <= x1 + 8
+            )
     groups: list[list[Line]] = []
     left: list[Line] = []
     right: list[Line] = []
@@ -473,15 +482,20 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
         if len(members) >= 2:
             candidates.append(members)
             claimed.update(members)
+    ruled_count = len(candidates)
     for start, end in aligned_runs(rows):
         if not claimed.intersection(range(start, end)):
             candidates.append(list(range(start, end)))
     in_table: dict[int, int] = {}
     tables: list[list[Row]] = []
-    for members in candidates:
+    described: set[int] = set()  # tables that read as description lists (term, then its sentence)
+    for n, members in enumerate(candidates):
+        ruled = n < ruled_count
         for segment in _table_segments(rows, members, barriers, fonts):
             for k in segment:
                 in_table[k] = len(tables)
+            if not ruled and not _captioned(rows, segment) and _description_list(rows, segment):
+                described.add(len(tables))
             tables.append([rows[k] for k in segment])
 
     blocks: list[_Block] = []
@@ -499,7 +513,11 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
             if t not in emitted_tables:
                 emitted_tables.add(t)
                 cells = table_from_rows(tables[t])
-                if cells is not None:
+                if t in described:
+                    blocks += [
+                        _Block("list", _described_item(r), page=page.number, rows=[r]) for r in tables[t]
+                    ]
+                elif cells is not None:
                     blocks.append(_Block("table", markdown_table(cells), page=page.number, rows=tables[t]))
                 else:
                     blocks += [_Block("para", _row_text(r), page=page.number, rows=[r]) for r in tables[t]]
@@ -632,9 +650,52 @@ def _table_segments(
         if sum(1 for c in cells if _CODE_CELL.search(c.text)) >= 0.3 * len(cells):
             continue
         table = table_from_rows([rows[k] for k in segment])
-        if table is not None and _prose_columns(table) < 2:
+        if table is not None and _prose_columns(table) < 2 and _filled(table) >= 0.4:
             out.append(segment)
     return out
+
+
+def _filled(table: list[list[str]]) -> float:
+    """Share of a grid's cells that hold text. Labels scattered over a figure (axis ticks, callouts) line
+    up in columns too, but leave most of their grid empty; a table's wrapped cells leave far less."""
+    cells = [c for r in table for c in r]
+    return sum(1 for c in cells if c) / len(cells) if cells else 0.0
+
+
+def _captioned(rows: list[Row], segment: list[int]) -> bool:
+    """A ``Table N`` caption directly above or below the rows, nearer to them than to what is beyond it."""
+    first, last = segment[0], segment[-1]
+
+    def y(k: int) -> float:
+        return rows[k].cells[0].y0
+
+    def caption(k: int) -> bool:
+        return 0 <= k < len(rows) and bool(_TABLE_CAPTION.match(_row_text(rows[k])))
+
+    n = len(rows)
+    above = caption(first - 1) and (first < 2 or y(first - 1) - y(first) <= y(first - 2) - y(first - 1))
+    below = caption(last + 1) and (last + 2 >= n or y(last) - y(last + 1) <= y(last + 1) - y(last + 2))
+    return above or below
+
+
+def _description_list(rows: list[Row], segment: list[int]) -> bool:
+    """Unruled rows of a short term and a sentence about it: a description list (an options list, a
+    key-binding summary), which reads as a list, not a two-column table. A table's second column holds
+    values; here it holds sentences, nearly all of them ending like one."""
+    pairs = [rows[k].cells for k in segment]
+    if any(len(cells) != 2 for cells in pairs):
+        return False
+    terms = [cells[0].text for cells in pairs]
+    texts = [cells[1].text for cells in pairs]
+    if any(len(t.split()) > 4 for t in terms):
+        return False
+    sentences = sum(1 for t in texts if len(t.split()) >= 3 and _SENTENCE_END.search(t))
+    return sentences >= 0.8 * len(texts)
+
+
+def _described_item(row: Row) -> str:
+    term, *rest = (c.text for c in row.cells)
+    return f"{term.rstrip(':')}: {' '.join(rest)}"
 
 
 def _prose_columns(table: list[list[str]]) -> int:
