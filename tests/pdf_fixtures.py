@@ -250,3 +250,32 @@ def tight_words(path: Path) -> Path:
     tj(72, 740, "Helvetica-Bold", 12, "[(O) -200 (V) -200 (E) -200 (R) -200 (V) -200 (I) -200 (E) -200 (W)]")
     c.save()
     return path
+
+
+def joined_cells_table(path: Path) -> Path:
+    """A ruled table whose cells are placed by positioning inside one text run per row (so the text layer
+    reads each row as one line), with its caption under the last row, inside the rules."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 770, "The archive tools below are the ones most systems install.")
+    rows = [
+        "[(package) -1600 (popcon) -1600 (size) -1600 (description)]",
+        "[(zip) -1900 (V:47, I:398) -1200 (623) -1500 (InfoZIP: DOS archive tool)]",
+        "[(unzip) -1600 (V:100, I:772) -1200 (385) -1500 (InfoZIP: DOS unarchive tool)]",
+        "[(tar) -1900 (V:902, I:999) -1200 (3152) -1000 (GNU version of the tar archiver)]",
+    ]
+    y = 740
+    c.line(72, y + 14, 520, y + 14)
+    for k, row in enumerate(rows):
+        text = c.beginText(72, y)
+        text.setFont("Helvetica", 10)
+        text._code.append(f"{row} TJ")
+        c.drawText(text)
+        if k == 0:
+            c.line(72, y - 4, 520, y - 4)
+        y -= 16
+    c.drawString(150, y - 4, "Table 10.1: List of archive and compression tools")
+    c.line(72, y - 10, 520, y - 10)
+    c.drawString(72, y - 40, "Each of them reads the formats of the others.")
+    c.save()
+    return path

@@ -129,6 +129,19 @@ def test_a_ruled_table_as_wide_as_a_two_column_page_stays_whole(tmp_path: Path) 
     assert "| Gamma | 450 | 902 | 11 | 870 | 1208 | 35 |" in tables[0]
 
 
+def test_table_cells_the_text_layer_joins_are_cut_at_their_gaps_and_a_caption_is_no_cell(
+    tmp_path: Path,
+) -> None:
+    markdown = convert_file(pdf_fixtures.joined_cells_table(tmp_path / "tools.pdf")).markdown
+    tables = _tables(markdown)
+    assert len(tables) == 1
+    assert "| package | popcon | size | description |" in tables[0]
+    assert "| zip | V:47, I:398 | 623 | InfoZIP: DOS archive tool |" in tables[0]
+    assert "| tar | V:902, I:999 | 3152 | GNU version of the tar archiver |" in tables[0]
+    assert "Table 10.1" not in tables[0]
+    assert "\nTable 10.1: List of archive and compression tools\n" in markdown
+
+
 def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:
     from sleuth.ingest.convert.pdf_layout import read_pages  # noqa: PLC0415
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,9 @@ class Line:
     y1: float
     font: str
     page: int
+    #: (text, x0, x1) of the cells of a table row that the text layer joined into this line, where the
+    #: glyph gaps show more than one; empty otherwise. Tables read them; everything else reads ``text``.
+    parts: tuple[tuple[str, float, float], ...] = ()
 
     @property
     def height(self) -> float:
@@ -178,11 +181,13 @@ def read_pages(path: Path) -> list[Page]:
                 xs = (r.r_x0, r.r_x1, r.r_x2, r.r_x3)
                 ys = (r.r_y0, r.r_y1, r.r_y2, r.r_y3)
                 box = (min(xs), min(ys), max(xs), max(ys))
-                text = ligatures.repair(glyphs.spaced(" ".join(cell.text.split()), box))
+                font = font_name(getattr(cell, "font_name", "") or "")
+                cells = glyphs.cells(" ".join(cell.text.split()), box)
+                text = ligatures.repair(" ".join(part for part, _, _ in cells))
                 if not text:
                     continue
-                font = font_name(getattr(cell, "font_name", "") or "")
-                page.lines.append(Line(text, *box, font, number))
+                parts = tuple((ligatures.repair(t), x0, x1) for t, x0, x1 in cells) if len(cells) > 1 else ()
+                page.lines.append(Line(text, *box, font, number, parts))
             for shape in segmented.shapes:
                 points = shape.points
                 for a, b in pairwise(points):
@@ -199,6 +204,9 @@ def read_pages(path: Path) -> list[Page]:
 #: A gap wider than this share of the font size between two glyphs is a word space (TeX's tightest
 #: interword space is 0.22 em; kerns and italic corrections stay under 0.05 em).
 _WORD_GAP_EM = 0.15
+#: A gap wider than this (in font sizes) inside one docling-parse line is a gap between table cells.
+_CELL_GAP_EM = 1.0
+_LABEL = re.compile(r"^((\d{1,3}|[A-Z])(\.\d{1,3})*[.:)]?|[•◦▪‣∙·●○■□–—*-])$")
 _CLOSING = frozenset(".,;:!?)]}'\"’”")
 _OPENING = frozenset("([{‘“")
 
@@ -242,19 +250,57 @@ class _Glyphs:
         self._mid_y = (box[:, 2] + box[:, 3]) / 2
         self._mid_x = (box[:, 0] + box[:, 1]) / 2
 
-    def spaced(self, text: str, box: tuple[float, float, float, float]) -> str:
+    def cells(self, text: str, box: tuple[float, float, float, float]) -> list[tuple[str, float, float]]:
+        """(text, x0, x1) of the line's parts: its text with word spaces put back, cut where the gap between
+        two glyphs is a column's (``_CELL_GAP_EM``). docling-parse joins a table row's cells into one line
+        when they are close (``zip V:47 623 .zip``); the glyph gaps show where one cell ends."""
+        whole = [(text, box[0], box[2])]
         if not self._texts or not text:
-            return text
+            return whole
         x0, y0, x1, y1 = box
         lo, hi = np.searchsorted(self._mid_y, [y0, y1])
         inside = lo + np.flatnonzero((self._mid_x[lo:hi] >= x0 - 0.5) & (self._mid_x[lo:hi] <= x1 + 0.5))
         if len(inside) < 2:
-            return text
+            return whole
         order = inside[np.argsort(self._x0[inside], kind="stable")]
         gaps = self._x0[order[1:]] - self._x1[order[:-1]]
         em = np.maximum(self._height[order[1:]], self._height[order[:-1]])
-        wide = gaps > _WORD_GAP_EM * em
         texts = [self._texts[k] for k in order]
+        text = self._spaced(text, texts, gaps > _WORD_GAP_EM * em)
+        cuts = np.flatnonzero(gaps > _CELL_GAP_EM * em)
+        if not len(cuts) or "".join(t for t in texts if not t.isspace()) != "".join(text.split()):
+            return [(text, x0, x1)]
+        bounds = [0]  # the glyph each part starts with
+        for cut in cuts.tolist():
+            head = "".join(texts[bounds[-1] : cut + 1]).strip()
+            # A numbering label (``2.6``, ``C.2.1``, a bullet) that starts the line belongs to it; so do
+            # leader dots.
+            before, after = "".join(texts[max(cut - 2, 0) : cut + 1]), "".join(texts[cut + 1 : cut + 4])
+            leaders = "..." in (before, after)
+            if not ((len(bounds) == 1 and _LABEL.match(head)) or leaders):
+                bounds.append(cut + 1)
+        if len(bounds) < 2:
+            return [(text, x0, x1)]
+        # Cut the spaced text after as many letters as the glyphs before each bound hold.
+        prefix = list(accumulate(len(t) if not t.isspace() else 0 for t in texts))
+        targets = [prefix[b - 1] for b in bounds[1:]]
+        positions = [0]
+        seen = 0
+        for position, char in enumerate(text):
+            if not char.isspace():
+                seen += 1
+                if len(positions) <= len(targets) and seen == targets[len(positions) - 1]:
+                    positions.append(position + 1)
+        positions.append(len(text))
+        ends = [*bounds[1:], len(texts)]
+        out = [
+            (text[a:b].strip(), float(self._x0[order[first]]), float(self._x1[order[last - 1]]))
+            for a, b, first, last in zip(positions[:-1], positions[1:], bounds, ends, strict=True)
+        ]
+        return out if all(part for part, _, _ in out) else [(text, x0, x1)]
+
+    @staticmethod
+    def _spaced(text: str, texts: list[str], wide: np.ndarray) -> str:
         if int(wide.sum()) + sum(1 for t in texts if t.isspace()) <= text.count(" "):
             return text
         pieces = [texts[0]]

@@ -51,8 +51,11 @@ _BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?
 _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
-_CODE_CELL = re.compile(r"[\\{}]|;\s*$|\w=\S|^\d+\s+\S*[\\{}]")
+_CODE_CELL = re.compile(r"[\\{}]|[;,\[]\s*$|\w=\S|^[\w-]+\s*=\s*\S|^\d+\s+\S*[\\{}]")
 _TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[0-9IVX]+(\.[0-9]+)*\b", re.I)
+#: A table's or figure's caption line: ``Table 2.1: ...``, ``Fig. 3. ...`` (a reference in running text
+#: starts a sentence, ``Table 2 shows``, and has no punctuation after the number).
+_CAPTION = re.compile(r"^(table|tab\.|figure|fig\.)\s*[0-9IVX]+(\.[0-9]+)*\s*[.:]\s", re.I)
 _MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
 
 
@@ -469,8 +472,9 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     headings = {k for k, (level, _) in enumerate(row_headings) if level}
     toc = pdf_contents.contents_rows(rows) - (headings if marks is not None else set())
     toc_runs = _runs(sorted(toc))
-    # Outline headings and contents entries are never table cells: they cut a candidate table in two.
-    barriers = toc | headings
+    # Outline headings, contents entries and captions are never table cells: they cut a candidate table.
+    captions = {k for k, row in enumerate(rows) if _CAPTION.match(_row_text(row))}
+    barriers = toc | headings | captions
     candidates: list[list[int]] = []
     claimed: set[int] = set()
     for x0, x1, top, bottom in regions:
@@ -489,9 +493,12 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     in_table: dict[int, int] = {}
     tables: list[list[Row]] = []
     described: set[int] = set()  # tables that read as description lists (term, then its sentence)
+    # Inside a table's rules, the cells the text layer joined into one line count as cells.
+    exploded = [_exploded(r) for r in rows] if ruled_count else rows
     for n, members in enumerate(candidates):
         ruled = n < ruled_count
-        for segment in _table_segments(rows, members, barriers, fonts):
+        view = exploded if n < ruled_count else rows
+        for segment in _table_segments(view, members, barriers, fonts):
             for k in segment:
                 in_table[k] = len(tables)
             if not ruled and not _captioned(rows, segment) and _description_list(rows, segment):
@@ -512,7 +519,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
             t = in_table[k]
             if t not in emitted_tables:
                 emitted_tables.add(t)
-                cells = table_from_rows(tables[t])
+                cells = table_from_rows([_exploded(r) for r in tables[t]])
                 if t in described:
                     blocks += [
                         _Block("list", _described_item(r), page=page.number, rows=[r]) for r in tables[t]
@@ -653,6 +660,19 @@ def _table_segments(
         if table is not None and _prose_columns(table) < 2 and _filled(table) >= 0.4:
             out.append(segment)
     return out
+
+
+def _exploded(row: Row) -> Row:
+    """The row with each line cut into the table cells its glyph gaps show (see ``Line.parts``)."""
+    if not any(c.parts for c in row.cells):
+        return row
+    return Row(
+        [
+            Line(text, x0, c.y0, x1, c.y1, c.font, c.page) if c.parts else c
+            for c in row.cells
+            for text, x0, x1 in (c.parts or ((c.text, c.x0, c.x1),))
+        ]
+    )
 
 
 def _filled(table: list[list[str]]) -> float:
