@@ -279,3 +279,64 @@ def joined_cells_table(path: Path) -> Path:
     c.drawString(72, y - 40, "Each of them reads the formats of the others.")
     c.save()
     return path
+
+
+def two_column_contents(path: Path) -> Path:
+    """A paper without bookmarks whose printed contents are set in two columns under a centred title block,
+    and a table of yields whose last column happens to ascend (it is not a table of contents)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawCentredString(297, 790, "A Field Guide to Sampling Wetlands and Their Margins")
+    c.setFont("Helvetica", 10)
+    c.drawCentredString(297, 772, "Regional Survey Office, 12 Harbour Road, Portville")
+    left = [
+        ("I. Introduction", 2),
+        ("I.1. Scope of the guide", 2),
+        ("II. Methods", 3),
+        ("II.1. Sampling plan", 3),
+        ("II.2. Field equipment", 3),
+    ]
+    right = [
+        ("III. Results", 4),
+        ("III.1. Seasonal yields", 4),
+        ("IV. Discussion", 5),
+        ("V. Conclusions", 5),
+        ("VI. Further reading", 5),
+    ]
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(60, 740, "CONTENTS")
+    c.setFont("Helvetica", 10)
+    for k, ((lt, lp), (rt, rp)) in enumerate(zip(left, right, strict=True)):
+        y = 720 - 16 * k
+        c.drawString(80 if ".1." in lt or ".2." in lt else 60, y, lt)
+        c.drawRightString(280, y, str(lp))
+        c.drawString(340 if ".1." in rt else 320, y, rt)
+        c.drawRightString(540, y, str(rp))
+    c.showPage()
+    pages = [[t for t, p in left + right if p == n] for n in (2, 3, 4, 5)]
+    for n, titles in enumerate(pages, 2):
+        y = 770
+        for title in titles:
+            c.setFont("Helvetica-Bold", 11)
+            c.drawString(60, y, title)
+            y -= 20
+            c.setFont("Helvetica", 10)
+            for line in range(4):
+                c.drawString(
+                    60,
+                    y,
+                    f"On page {n}, line {line} of {title.split()[-1]}: each plot was marked and walked.",
+                )
+                y -= 13
+            y -= 14
+        if n == 4:
+            c.drawString(60, y, "Yields by plot, in grams per square metre:")
+            yields = [("North marsh", 12, 14), ("East reeds", 9, 17), ("South pool", 7, 21)]
+            for k, (plot, a, b) in enumerate([*yields, ("West bank", 11, 26), ("Centre flats", 8, 30)]):
+                yy = y - 16 * (k + 1)
+                c.drawString(60, yy, plot)
+                c.drawRightString(260, yy, str(a))
+                c.drawRightString(360, yy, str(b))
+        c.showPage()
+    c.save()
+    return path

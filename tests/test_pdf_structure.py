@@ -84,6 +84,16 @@ def test_without_an_outline_the_printed_contents_find_the_headings(tmp_path: Pat
     assert "SCons 4.2.0a0 ./src/stroke.os" in result.markdown  # kept as text, never a heading
 
 
+def test_printed_contents_in_two_columns_find_the_headings(tmp_path: Path) -> None:
+    result = convert_file(pdf_fixtures.two_column_contents(tmp_path / "guide.pdf"))
+    assert result.details["heading_source"] == "contents"
+    titles = ["Introduction", "Scope of the guide", "Sampling plan", "Seasonal yields", "Further reading"]
+    assert heading_recall(titles, result.markdown) == 1.0
+    assert "## I.1. Scope of the guide" in result.markdown
+    # The yields table's last column ascends, but beyond the last page: figures, not page numbers.
+    assert "| North marsh | 12 | 14 |" in result.markdown
+
+
 def test_code_and_path_lines_never_become_headings_from_fonts(tmp_path: Path) -> None:
     from sleuth.ingest.convert import ConvertOptions  # noqa: PLC0415
 

@@ -14,14 +14,14 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from sleuth.ingest.convert.pdf_layout import OutlineEntry, Page
+from sleuth.ingest.convert.pdf_layout import Line, OutlineEntry, Page, cell_lines
 from sleuth.ingest.convert.pdf_tables import Row, group_rows
 
 #: Dot (or other) leaders, then page numbers (arabic, roman; an index lists several) at the end of the line.
 _LEADERS = re.compile(r"(?:[.·•_]\s?){3,}\s?(\d{1,4}(?:,\s?\d{1,4})*|[ivxlc]{1,7})$", re.I)
 #: A title followed by a page number without leaders ("1 Introduction 3", as chapter lines often are).
 _TRAILING_NUMBER = re.compile(r"^\D.*?\S\s+(\d{1,4})$|^\d[\d.]*\s+\D.*?\S\s+(\d{1,4})$")
-_NUMBERING = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
+_NUMBERING = re.compile(r"^((?:\d{1,2}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
 _CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b[.:]?\s*(.*)$", re.I)
 _MIN_ENTRIES = 3
 
@@ -30,7 +30,7 @@ def row_text(row: Row) -> str:
     return " ".join(c.text for c in row.cells)
 
 
-def contents_rows(rows: Sequence[Row]) -> set[int]:
+def contents_rows(rows: Sequence[Row], last_page: int | None = None) -> set[int]:
     """Indexes of the rows that form a printed table of contents on one page (empty when there is none).
 
     Rows with leaders and a page number are entries; a row ending in a number between or next to such rows is
@@ -40,7 +40,13 @@ def contents_rows(rows: Sequence[Row]) -> set[int]:
     texts = [row_text(r) for r in rows]
     leaders = [bool(_LEADERS.search(t)) for t in texts]
     if sum(leaders) < _MIN_ENTRIES:
-        return _ascending_run(texts)
+        # Without leaders, only rows that read as a title and a page number can be entries: not a table's
+        # rows of figures, nor rows of four or more cells.
+        plain = [
+            t if len(r.cells) <= 3 and _title_like(t) and _page_number_fits(t, last_page) else ""
+            for r, t in zip(rows, texts, strict=True)
+        ]
+        return _ascending_run(plain)
     numbered = [lead or bool(_TRAILING_NUMBER.match(t)) for lead, t in zip(leaders, texts, strict=True)]
     first = leaders.index(True)
     last = len(leaders) - 1 - leaders[::-1].index(True)
@@ -54,6 +60,18 @@ def contents_rows(rows: Sequence[Row]) -> set[int]:
     if len(inside) < 0.6 * len(chosen):
         return {k for k, lead in enumerate(leaders) if lead}
     return chosen
+
+
+def _page_number_fits(text: str, last_page: int | None) -> bool:
+    m = _TRAILING_NUMBER.match(text)
+    return m is None or last_page is None or int(m.group(1) or m.group(2)) <= last_page
+
+
+def _title_like(text: str) -> bool:
+    """Mostly letters, and no markup: what a contents entry's title is (``Al 70 64 1,23 108`` is not)."""
+    title = re.sub(r"\s*\d{1,4}$", "", text)
+    letters = sum(ch.isalpha() for ch in title)
+    return "\\" not in title and letters >= 3 and letters >= 0.5 * len(title.replace(" ", ""))
 
 
 def _ascending_run(texts: list[str]) -> set[int]:
@@ -90,6 +108,12 @@ def entries(rows: Sequence[Row], indexes: set[int]) -> list[tuple[str, bool]]:
     for k in sorted(indexes):
         text = row_text(rows[k])
         if not (_LEADERS.search(text) or _TRAILING_NUMBER.match(text)):
+            if _CHAPTER.match(text):  # a part or chapter line without a page number is an entry of its own
+                if pending:
+                    out.append((pending, False))
+                out.append((text, False))
+                pending = ""
+                continue
             pending = f"{pending} {text}".strip()
             continue
         out.append((f"{pending} {text}".strip(), bool(_LEADERS.search(text))))
@@ -126,16 +150,23 @@ def contents_outline(pages: list[Page]) -> list[OutlineEntry]:
     found: list[tuple[str, int, int]] = []  # title, level, printed page
     contents_pages: set[int] = set()
     for page in pages:
-        rows = group_rows(page.lines)
-        indexes = contents_rows(rows)
-        if not indexes:
+        page_entries = max(
+            (_page_entries(side, len(pages)) for side in _contents_columns(page)), key=len, default=[]
+        )
+        if not page_entries:
             continue
         contents_pages.add(page.number)
-        for text, has_leaders in entries(rows, indexes):
+        for text, has_leaders in page_entries:
             title, number = split_entry(text)
             if number is None or not number.isdigit() or not re.search(r"[^\W\d_]{2}", title):
                 continue
-            found.append((title, _level(title, has_leaders), int(number)))
+            level = _level(title, has_leaders)
+            # "Chapter 3: Title" in the contents is typeset as "3" over "Title" (or "Chapter 3" over it)
+            # in the body: the title is what a heading line holds.
+            label = _CHAPTER.match(title)
+            if label is not None and re.search(r"[^\W\d_]{2}", label.group(3)):
+                title = label.group(3)
+            found.append((title, level, int(number)))
     if not found:
         return []
     # A table of contents runs in page order; a back-of-book index (leaders and numbers too) runs in
@@ -155,6 +186,48 @@ def contents_outline(pages: list[Page]) -> list[OutlineEntry]:
                 break
     offset = offsets.most_common(1)[0][0] if offsets else 0
     return [OutlineEntry(level, title, printed + offset, None) for title, level, printed in found]
+
+
+def _page_entries(columns: list[list[Line]], last_page: int) -> list[tuple[str, bool]]:
+    """The contents entries of a page read as the given columns, left column first."""
+    out: list[tuple[str, bool]] = []
+    for lines in columns:
+        rows = group_rows(lines)
+        indexes = contents_rows(rows, last_page)
+        if indexes:
+            out += entries(rows, indexes)
+    return out
+
+
+def _contents_columns(page: Page) -> list[list[list[Line]]]:
+    """Ways to read a page for its contents: whole, and, when a vertical gap that no line crosses splits it
+    into two sides with entries on each, as two columns (contents set in two columns, as papers do).
+    The reading with more entries wins: a one-column contents page split between its titles and their
+    page numbers has none."""
+    readings = [[page.lines]]
+    # Lines cut where their glyph gaps show cells: the text layer may join a left-column page number with
+    # the right column's title.
+    lines = [part for line in page.lines for part in cell_lines(line)]
+    if len(lines) < 10:
+        return readings
+    best: tuple[int, int, float] | None = None  # the most even split, then the fewest lines across
+    for step in range(30, 71):
+        g = page.width * step / 100
+        crossing = sum(1 for ln in lines if ln.x0 < g - 2 and ln.x1 > g + 2)
+        left = sum(1 for ln in lines if ln.x1 <= g + 2)
+        balance = min(left, len(lines) - left - crossing)
+        # A few lines across the gap (the title block above the contents) are read on their own, first.
+        if crossing <= 0.15 * len(lines) and balance >= 0.25 * len(lines):
+            key = (balance, -crossing, g)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is not None:
+        g = best[2]
+        across = [ln for ln in lines if ln.x0 < g - 2 and ln.x1 > g + 2]
+        left_side = [ln for ln in lines if ln.x1 <= g + 2]
+        right_side = [ln for ln in lines if ln.x0 >= g - 2 and not (ln.x0 < g - 2 and ln.x1 > g + 2)]
+        readings.append([group for group in (across, left_side, right_side) if group])
+    return readings
 
 
 def _level(title: str, has_leaders: bool) -> int:

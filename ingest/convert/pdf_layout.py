@@ -88,6 +88,13 @@ class OutlineEntry:
     y: float | None
 
 
+def cell_lines(line: Line) -> list[Line]:
+    """The line as the cells its glyph gaps show (``Line.parts``), or itself."""
+    if not line.parts:
+        return [line]
+    return [Line(text, x0, line.y0, x1, line.y1, line.font, line.page) for text, x0, x1 in line.parts]
+
+
 def is_mono_font(name: str) -> bool:
     return bool(_MONO.search(name))
 

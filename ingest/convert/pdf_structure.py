@@ -30,6 +30,7 @@ from sleuth.ingest.convert.pdf_layout import (
     OutlineEntry,
     Page,
     PdfReadError,
+    cell_lines,
     is_mono_font,
     read_outline,
     read_pages,
@@ -110,7 +111,7 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
         regions = ruled_regions(page.rules)
         for group in _column_groups(page):
             rows = group_rows(group)
-            page_blocks += _page_blocks(page, rows, regions, fonts, marks, heading_levels)
+            page_blocks += _page_blocks(page, rows, regions, fonts, marks, heading_levels, len(pages))
         if marks is not None:
             page_blocks = _insert_unmatched(page, page_blocks, unmatched)
         for block in page_blocks:
@@ -457,6 +458,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     fonts: _Fonts,
     marks: dict[int, tuple[int, int]] | None,
     heading_levels: dict[tuple[str, float], int] | None,
+    last_page: int,
 ) -> list[_Block]:
     body_size = fonts.body_size
     if not rows:
@@ -470,7 +472,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     # Each row's heading level, once: tables, contents and the block loop below all need it.
     row_headings = [_row_heading(row, fonts, marks, heading_levels) for row in rows]
     headings = {k for k, (level, _) in enumerate(row_headings) if level}
-    toc = pdf_contents.contents_rows(rows) - (headings if marks is not None else set())
+    toc = pdf_contents.contents_rows(rows, last_page) - (headings if marks is not None else set())
     toc_runs = _runs(sorted(toc))
     # Outline headings, contents entries and captions are never table cells: they cut a candidate table.
     captions = {k for k, row in enumerate(rows) if _CAPTION.match(_row_text(row))}
@@ -666,13 +668,7 @@ def _exploded(row: Row) -> Row:
     """The row with each line cut into the table cells its glyph gaps show (see ``Line.parts``)."""
     if not any(c.parts for c in row.cells):
         return row
-    return Row(
-        [
-            Line(text, x0, c.y0, x1, c.y1, c.font, c.page) if c.parts else c
-            for c in row.cells
-            for text, x0, x1 in (c.parts or ((c.text, c.x0, c.x1),))
-        ]
-    )
+    return Row([part for c in row.cells for part in cell_lines(c)])
 
 
 def _filled(table: list[list[str]]) -> float:
