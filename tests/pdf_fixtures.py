@@ -340,3 +340,19 @@ def two_column_contents(path: Path) -> Path:
         c.showPage()
     c.save()
     return path
+
+
+def chapter_label_above_title(path: Path) -> Path:
+    """A thesis chapter: a ``Capítulo 1`` line (its accent drawn as a separate glyph, as OT1-encoded TeX
+    fonts do) set above the chapter title the outline names."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.bookmarkPage("ch1")
+    c.addOutlineEntry("Acerca de este estilo", "ch1", level=0)
+    c.setFont("Helvetica", 14)
+    c.drawString(72, 760, "Cap\u00b4itulo 1")
+    c.setFont("Helvetica-Bold", 20)
+    c.drawString(72, 730, "Acerca de este estilo")
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 700, "Este documento muestra el paquete y su uso en una tesis.")
+    c.save()
+    return path

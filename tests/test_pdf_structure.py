@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sleuth.ingest import TokenCounter, chunk_markdown
-from sleuth.ingest.convert import convert_file
+from sleuth.ingest.convert import accents, convert_file
 from sleuth.ingest.convert.ligatures import repair
 from sleuth.ingest.convert.pdf_layout import read_outline
 from sleuth.ingest.convert.quality import heading_recall
@@ -150,6 +150,26 @@ def test_table_cells_the_text_layer_joins_are_cut_at_their_gaps_and_a_caption_is
     assert "| tar | V:902, I:999 | 3152 | GNU version of the tar archiver |" in tables[0]
     assert "Table 10.1" not in tables[0]
     assert "\nTable 10.1: List of archive and compression tools\n" in markdown
+
+
+def test_a_chapter_label_above_its_title_joins_the_heading_with_its_accent_restored(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.chapter_label_above_title(tmp_path / "tesis.pdf")).markdown
+    assert "# Capítulo 1 Acerca de este estilo" in markdown
+
+
+@pytest.mark.parametrize(
+    ("broken", "fixed"),
+    [
+        ("Cap\u00b4\u0131tulo", "Capítulo"),
+        ("Gonz\u00b4 alez", "González"),  # the accent's glyph gap read as a space
+        ("espa\u02dcnol", "español"),
+        ("na\u00a8\u0131ve", "naïve"),
+        ("run `ls` now", "run `ls` now"),  # backquotes are not grave accents
+        ("x ` y", "x ` y"),
+    ],
+)
+def test_accents_set_as_separate_glyphs_are_composed(broken: str, fixed: str) -> None:
+    assert accents.repair(broken) == fixed
 
 
 def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:

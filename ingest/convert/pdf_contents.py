@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from sleuth.ingest.convert.pdf_layout import Line, OutlineEntry, Page, cell_lines
 from sleuth.ingest.convert.pdf_tables import Row, group_rows
+from sleuth.ingest.convert.text_keys import match_key
 
 #: Dot (or other) leaders, then page numbers (arabic, roman; an index lists several) at the end of the line.
 _LEADERS = re.compile(r"(?:[.·•_]\s?){3,}\s?(\d{1,4}(?:,\s?\d{1,4})*|[ivxlc]{1,7})$", re.I)
@@ -239,8 +240,7 @@ def _level(title: str, has_leaders: bool) -> int:
     return 2 if has_leaders else 1
 
 
-def _key(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+_key = match_key
 
 
 def is_entry_line(text: str) -> bool:

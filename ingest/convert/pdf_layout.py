@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.ingest.convert import ligatures
+from sleuth.ingest.convert import accents, ligatures
 from sleuth.ingest.convert.metadata import DocumentMeta, parse_date
 
 _MONO = re.compile(r"(mono|courier|consol|cmtt|sfmono|menlo|typewriter|code|lmmono|\btt\b|cmvtt)", re.I)
@@ -190,10 +190,11 @@ def read_pages(path: Path) -> list[Page]:
                 box = (min(xs), min(ys), max(xs), max(ys))
                 font = font_name(getattr(cell, "font_name", "") or "")
                 cells = glyphs.cells(" ".join(cell.text.split()), box)
-                text = ligatures.repair(" ".join(part for part, _, _ in cells))
+                repair = ligatures.repair if is_mono_font(font) else _letters
+                text = repair(" ".join(part for part, _, _ in cells))
                 if not text:
                     continue
-                parts = tuple((ligatures.repair(t), x0, x1) for t, x0, x1 in cells) if len(cells) > 1 else ()
+                parts = tuple((repair(t), x0, x1) for t, x0, x1 in cells) if len(cells) > 1 else ()
                 page.lines.append(Line(text, *box, font, number, parts))
             for shape in segmented.shapes:
                 points = shape.points
@@ -204,6 +205,11 @@ def read_pages(path: Path) -> list[Page]:
     finally:
         document.unload()
     return pages
+
+
+def _letters(text: str) -> str:
+    """Ligatures and accents the text layer lost, restored (code in a monospaced font keeps its accents)."""
+    return accents.repair(ligatures.repair(text))
 
 
 # Word gaps ---------------------------------------------------------------------------------------------

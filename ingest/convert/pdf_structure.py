@@ -43,9 +43,16 @@ from sleuth.ingest.convert.pdf_tables import (
     ruled_regions,
     table_from_rows,
 )
+from sleuth.ingest.convert.text_keys import match_key
 from sleuth.ingest.pages import page_marker
 
 _PAGE_NUMBER = re.compile(r"^(page\s+)?(\d{1,4}|[ivxlcdm]{1,7})(\s*(of|/)\s*\d+)?$", re.I)
+#: A title's numbering: ``2.3``, ``A.1``, ``IV.``, ``Chapter 3:``, ``Part II``.
+_LEADING_LABEL = re.compile(
+    r"^\s*(?:(?:chapter|appendix|part|section)\s+)?(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*[.:]?\s+", re.I
+)
+#: ``CHAPTER 3``, ``Appendix A``, ``Parte II``, ``Kapitel 4``: one word (any language) and a number.
+_CHAPTER_LABEL = re.compile(r"^[^\W\d_](?:[^\W\d_]|[´`¨˜ˆ]){2,15}\s+(\d{1,3}|[A-Z]|[IVXLC]{1,6})$")
 _NUMBERED = re.compile(r"^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,5})\.?\s+\S")
 _CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b", re.I)
 _BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -274,8 +281,7 @@ def _weighted_median(values: list[tuple[float, int]]) -> float:
 # Headings ----------------------------------------------------------------------------------------------
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+_norm = match_key
 
 
 def _match_outline(
@@ -297,6 +303,8 @@ def _match_outline(
         if not title:
             continue
         level = min(max(entry.level, 1), 6)
+        # The title without its numbering, for bodies that set the number apart ("CHAPTER 1" over the title).
+        core = _norm(_LEADING_LABEL.sub("", raw.rstrip(".… ")))
         found: list[Line] = []
         for number in (entry.page, (entry.page or 0) + 1):
             page = by_number.get(number or -1)
@@ -309,6 +317,15 @@ def _match_outline(
                 and not pdf_contents.is_entry_line(ln.text)
                 and _title_matches(ln.text, title, truncated)
             ]
+            if not candidates and core != title and len(core) >= 4:
+                candidates = [
+                    ln
+                    for ln in page.lines
+                    if id(ln) not in marks
+                    and not pdf_contents.is_entry_line(ln.text)
+                    and _norm(ln.text) == core
+                ]
+                title = core if candidates else title
             if candidates:
                 y = entry.y if entry.y is not None and number == entry.page else page.height
                 first = min(
@@ -585,7 +602,27 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
         if block.kind == "code":
             block.text = _code_text(block.rows)
         block.open_end = block.kind == "para" and not _SENTENCE_END.search(block.text)
-    return blocks
+    return _chapter_labels_joined(blocks)
+
+
+def _chapter_labels_joined(blocks: list[_Block]) -> list[_Block]:
+    """A lone ``CHAPTER 3`` (``Appendix A``, ``Parte II``) line set above a heading belongs to the heading."""
+    out: list[_Block] = []
+    for block in blocks:
+        last = out[-1] if out else None
+        if (
+            block.kind == "heading"
+            and last is not None
+            and last.kind == "para"
+            and _CHAPTER_LABEL.match(last.text)
+            and not block.text.lower().startswith(last.text.lower())
+        ):
+            block.text = f"{last.text} {block.text}"
+            block.rows = last.rows + block.rows
+            out[-1] = block
+            continue
+        out.append(block)
+    return out
 
 
 def _row_heading(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from sleuth.ingest.convert.text_keys import match_key
+
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$", re.M)
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+_norm = match_key
 
 
 def heading_recall(outline_titles: list[str], markdown: str) -> float:
