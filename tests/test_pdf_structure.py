@@ -90,6 +90,10 @@ def test_printed_contents_in_two_columns_find_the_headings(tmp_path: Path) -> No
     titles = ["Introduction", "Scope of the guide", "Sampling plan", "Seasonal yields", "Further reading"]
     assert heading_recall(titles, result.markdown) == 1.0
     assert "## I.1. Scope of the guide" in result.markdown
+    # The contents page itself reads column by column as a contents list.
+    assert "- II.2. Field equipment … 3\n\n- III. Results … 4" in result.markdown
+    # The contents page itself reads column by column as a contents list.
+    assert "- II.2. Field equipment … 3\n\n- III. Results … 4" in result.markdown
     # The yields table's last column ascends, but beyond the last page: figures, not page numbers.
     assert "| North marsh | 12 | 14 |" in result.markdown
 

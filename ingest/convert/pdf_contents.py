@@ -189,6 +189,36 @@ def contents_outline(pages: list[Page]) -> list[OutlineEntry]:
     return [OutlineEntry(level, title, printed + offset, None) for title, level, printed in found]
 
 
+def two_column_page(page: Page, last_page: int) -> list[tuple[str, str]] | None:
+    """A contents page set in two columns, in reading order: ("para", text) for its other lines (the title
+    block above it) and ("toc", Markdown list) for its entries; None when the page is not one (read whole,
+    it has as many entries)."""
+    readings = _contents_columns(page)
+    if len(readings) < 2:
+        return None
+    whole, split = (_page_entries(r, last_page) for r in readings[:2])
+    if len(split) < _MIN_ENTRIES or len(split) <= len(whole):
+        return None
+    out: list[tuple[str, str]] = []
+    for lines in readings[1]:
+        rows = group_rows(lines)
+        indexes = contents_rows(rows, last_page)
+        items = entries(rows, indexes) if indexes else []
+        out += [
+            ("para", row_text(r))
+            for k, r in enumerate(rows)
+            if k not in indexes and k < min(indexes, default=0)
+        ]
+        if items:
+            out.append(("toc", render(items)))
+        out += [
+            ("para", row_text(r))
+            for k, r in enumerate(rows)
+            if k not in indexes and k > max(indexes, default=-1)
+        ]
+    return out
+
+
 def _page_entries(columns: list[list[Line]], last_page: int) -> list[tuple[str, bool]]:
     """The contents entries of a page read as the given columns, left column first."""
     out: list[tuple[str, bool]] = []

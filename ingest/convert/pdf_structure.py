@@ -116,7 +116,10 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
     for page in pages:
         page_blocks: list[_Block] = []
         regions = ruled_regions(page.rules)
-        for group in _column_groups(page):
+        contents = pdf_contents.two_column_page(page, len(pages))
+        if contents is not None:
+            page_blocks = [_Block(kind, text, page=page.number) for kind, text in contents]
+        for group in _column_groups(page) if contents is None else []:
             rows = group_rows(group)
             page_blocks += _page_blocks(page, rows, regions, fonts, marks, heading_levels, len(pages))
         if marks is not None:
