@@ -204,3 +204,17 @@ def test_cli_convert_and_chunk_a_mixed_folder(tmp_path: Path) -> None:
     pdf = [r for r in records if r["document_id"] == "booktabs"]
     assert min(r["page_start"] for r in pdf) == 1 and max(r["page_end"] for r in pdf) == 18
     assert all(r["page_start"] is None for r in records if r["document_id"] == "notes")
+
+
+def test_the_last_resort_reads_a_pdfs_text_with_pdfium_page_by_page(tmp_path: Path) -> None:
+    """What the worker pool falls back to when the structure path's native parser crashes on a PDF."""
+    from sleuth.ingest.convert.pdf_plain import plain_pdf  # noqa: PLC0415
+
+    result = plain_pdf(DOCS / "llncsdoc.pdf", "converter process died (exit code -11)")
+    assert result.converter == "pdfium-text"
+    assert result.details["fallback"] == "converter process died (exit code -11)"
+    assert result.pages == 7
+    assert result.markdown.count("<!-- page:") == 7
+    assert "Springer" in result.markdown
+    with pytest.raises(SourceError, match="no text layer either"):
+        plain_pdf(pdf_fixtures.image_only(tmp_path / "scan.pdf"), "converter process died")

@@ -48,9 +48,9 @@ def convert_files(
             else:
                 pending.append(_submit(pool, item, options, timeout, cache))
             while len(pending) > 2 * max(1, workers) or (pending and not isinstance(pending[0][2], Future)):
-                yield _collect(pending.popleft(), timeout, cache, on_wait)
+                yield _collect(pending.popleft(), timeout, cache, on_wait, pool)
         while pending:
-            yield _collect(pending.popleft(), timeout, cache, on_wait)
+            yield _collect(pending.popleft(), timeout, cache, on_wait, pool)
 
 
 def _submit(
@@ -75,6 +75,7 @@ def _collect(
     timeout: float,
     cache: ConversionCache | None,
     on_wait: Callable[[Path], None] | None = None,
+    pool: ProcessPool | None = None,
 ) -> tuple[Path, Converted | SourceError]:
     path, key, job = entry
     if on_wait is not None:
@@ -86,7 +87,20 @@ def _collect(
     except TimeoutError:
         return path, SourceError(path, f"conversion timed out after {timeout:g}s")
     except ProcessExpired as exc:
-        return path, SourceError(path, f"converter process died (exit code {exc.exitcode})")
+        reason = f"converter process died (exit code {exc.exitcode})"
+        if pool is None or path.suffix.lower() != ".pdf":
+            return path, SourceError(path, reason)
+        # A native parser crashed on this PDF: read its text with the other parser, in a fresh worker.
+        try:
+            result = pool.schedule(_plain_job, args=(path, reason), timeout=timeout).result()
+        except SourceError as plain_exc:
+            return path, plain_exc
+        except (ProcessExpired, TimeoutError, Exception):
+            return path, SourceError(path, reason)
+        log.warning("%s: %s; its text was read without structure (pdfium)", path, reason)
+        if cache is not None and key is not None:
+            cache.put(key, result)
+        return path, result
     except SourceError as exc:
         return path, exc
     except Exception as exc:
@@ -117,6 +131,12 @@ def _worker_init() -> None:
 
 
 _COLLECT = _Collect()
+
+
+def _plain_job(path: Path, reason: str) -> Converted:
+    from sleuth.ingest.convert.pdf_plain import plain_pdf  # noqa: PLC0415 - only after a crash
+
+    return plain_pdf(path, reason)
 
 
 def _convert_job(path: Path, options: ConvertOptions) -> Converted:
