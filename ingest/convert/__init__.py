@@ -16,10 +16,10 @@ from __future__ import annotations
 import codecs
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 from sleuth.ingest.convert.metadata import DocumentMeta, html_metadata, split_front_matter
 from sleuth.ingest.convert.sniff import SUFFIXES, Format, UnsupportedFormatError, detect_format
@@ -266,6 +266,44 @@ def _convert_pdf(path: Path, options: ConvertOptions) -> Converted:
     )
 
 
+def _isolated_pdf(path: Path, name: str, options: ConvertOptions, timeout: float = 120.0) -> Converted:
+    """A fetched PDF converted in a process of its own (spawned: the caller has threads, which forking
+    does not survive): a native parser that crashes on a page from the web fails that page, not the run.
+    After a crash, pdfium reads its text without structure, in a process of its own too."""
+    from pebble import ProcessExpired  # noqa: PLC0415
+
+    from sleuth.ingest.convert.pdf_plain import plain_pdf  # noqa: PLC0415
+
+    try:
+        return _in_spawned_process(_convert_pdf, path, options, timeout=timeout)
+    except SourceError as exc:
+        raise SourceError(name, exc.reason) from exc
+    except TimeoutError as exc:
+        raise SourceError(name, f"PDF conversion timed out after {timeout:g}s") from exc
+    except ProcessExpired as exc:
+        reason = f"converter process died (exit code {exc.exitcode})"
+    try:
+        result = _in_spawned_process(plain_pdf, path, reason, timeout=timeout)
+    except SourceError as exc:
+        raise SourceError(name, exc.reason) from exc
+    except (ProcessExpired, TimeoutError) as exc:
+        raise SourceError(name, reason) from exc
+    log.warning("%s: %s; its text was read without structure (pdfium)", name, reason)
+    return result
+
+
+def _in_spawned_process(function: Callable[..., Converted], *args: object, timeout: float) -> Converted:
+    import multiprocessing  # noqa: PLC0415
+
+    from pebble import concurrent  # noqa: PLC0415
+
+    # pebble 5.2 reads the start method from "context" (its type stubs name it mp_context).
+    settings: dict[str, Any] = {"timeout": timeout, "context": multiprocessing.get_context("spawn")}
+    decorate: Any = concurrent.process
+    isolated: Callable[..., Any] = decorate(**settings)(function)
+    return cast(Converted, isolated(*args).result())
+
+
 def _reason(exc: Exception) -> str:
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
@@ -306,7 +344,7 @@ def convert_bytes(data: bytes, name: str, options: ConvertOptions | None = None)
         with tempfile.TemporaryDirectory(prefix="sleuth-web-") as folder:
             path = Path(folder) / "page.pdf"
             path.write_bytes(data)
-            result = _convert_pdf(path, options)
+            result = _isolated_pdf(path, name, options)
     else:
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
         from sleuth.ingest.convert.html_main import clean_html  # noqa: PLC0415
