@@ -356,3 +356,26 @@ def chapter_label_above_title(path: Path) -> Path:
     c.drawString(72, 700, "Este documento muestra el paquete y su uso en una tesis.")
     c.save()
     return path
+
+
+def two_column_index(path: Path) -> Path:
+    """A back-of-book index in two columns (entries with page numbers, alphabetical, so the numbers jump
+    about), under a bookmarked ``Concept index`` heading: an index, not printed contents."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for n in range(1, 4):
+        c.setFont("Helvetica", 10)
+        c.drawString(72, 760, f"Page {n} of the manual explains sampling step {n} in detail.")
+        c.showPage()
+    c.bookmarkPage("index")
+    c.addOutlineEntry("Concept index", "index", level=0)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(60, 790, "Concept index")
+    c.setFont("Helvetica", 10)
+    words = ["acid", "basin", "cores", "delta", "estuary", "fen", "grass", "heath", "inlet", "jetty"]
+    pages = [3, 1, 2, 1, 3, 2, 1, 3, 2, 1]
+    for k, (word, page) in enumerate(zip(words, pages, strict=True)):
+        x, y = (60, 760 - 16 * k) if k < 5 else (320, 760 - 16 * (k - 5))
+        c.drawString(x, y, f"{word} " + " ." * 12)
+        c.drawRightString(x + 220, y, str(page))
+    c.save()
+    return path

@@ -98,6 +98,12 @@ def test_printed_contents_in_two_columns_find_the_headings(tmp_path: Path) -> No
     assert "| North marsh | 12 | 14 |" in result.markdown
 
 
+def test_an_index_in_two_columns_is_not_read_as_contents(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.two_column_index(tmp_path / "manual.pdf")).markdown
+    assert "# Concept index" in markdown
+    assert "- acid … 3" not in markdown
+
+
 def test_code_and_path_lines_never_become_headings_from_fonts(tmp_path: Path) -> None:
     from sleuth.ingest.convert import ConvertOptions  # noqa: PLC0415
 

@@ -197,7 +197,7 @@ def two_column_page(page: Page, last_page: int) -> list[tuple[str, str]] | None:
     if len(readings) < 2:
         return None
     whole, split = (_page_entries(r, last_page) for r in readings[:2])
-    if len(split) < _MIN_ENTRIES or len(split) <= len(whole):
+    if len(split) < _MIN_ENTRIES or len(split) <= len(whole) or not _in_page_order(split):
         return None
     out: list[tuple[str, str]] = []
     for lines in readings[1]:
@@ -217,6 +217,13 @@ def two_column_page(page: Page, last_page: int) -> list[tuple[str, str]] | None:
             if k not in indexes and k > max(indexes, default=-1)
         ]
     return out
+
+
+def _in_page_order(items: list[tuple[str, bool]]) -> bool:
+    """Contents run in page order; a back-of-book index (entries and numbers too) runs alphabetically."""
+    numbers = [int(n) for n in (split_entry(text)[1] for text, _ in items) if n is not None and n.isdigit()]
+    ordered = sum(1 for a, b in pairwise(numbers) if b >= a)
+    return len(numbers) < 3 or ordered >= 0.8 * (len(numbers) - 1)
 
 
 def _page_entries(columns: list[list[Line]], last_page: int) -> list[tuple[str, bool]]:

@@ -116,7 +116,9 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
     for page in pages:
         page_blocks: list[_Block] = []
         regions = ruled_regions(page.rules)
-        contents = pdf_contents.two_column_page(page, len(pages))
+        # A contents page set in two columns reads column by column (not where the outline marks a heading).
+        marked = marks is not None and any(id(line) in marks for line in page.lines)
+        contents = None if marked else pdf_contents.two_column_page(page, len(pages))
         if contents is not None:
             page_blocks = [_Block(kind, text, page=page.number) for kind, text in contents]
         for group in _column_groups(page) if contents is None else []:

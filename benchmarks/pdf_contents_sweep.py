@@ -1,0 +1,77 @@
+"""Headings from printed contents, on every unseen PDF without bookmarks that has them.
+
+Every PDF of up to 120 pages under ROOT (Debian's texlive-doc tree, unpacked with
+``apt-get download texlive-publishers-doc && dpkg -x texlive-publishers-doc_*.deb ROOT``) that has no
+outline and whose printed contents list five entries or more: heading recall against those entries.
+Conversions run in the worker pool, so a PDF that crashes a native parser is one failed file. The entries
+come from sleuth's own contents reader, so a contents page it misreads is judged by its own misreading;
+the titles (checked by eye on the lowest scorers) are what the figures are worth.
+
+    python -m benchmarks.pdf_contents_sweep ROOT
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from benchmarks.report import write_section
+from sleuth.ingest.convert import ConvertOptions
+from sleuth.ingest.convert.pdf_contents import contents_outline
+from sleuth.ingest.convert.pdf_layout import PdfReadError, read_outline, read_pages
+from sleuth.ingest.convert.pool import convert_files
+from sleuth.ingest.convert.quality import heading_recall
+from sleuth.ingest.sources import SourceError
+
+
+def candidates(root: Path) -> list[Path]:
+    out = []
+    for pdf in sorted(root.rglob("*.pdf")):
+        try:
+            pages, outline = read_outline(pdf)
+        except PdfReadError:
+            continue
+        if not outline and pages <= 120:
+            out.append(pdf)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", type=Path)
+    args = parser.parse_args()
+    pdfs = candidates(args.root)
+    rows, recalls, failed = [], [], 0
+    for pdf, result in convert_files(pdfs, ConvertOptions(), workers=1, timeout=120):
+        if isinstance(result, SourceError):
+            failed += 1
+            continue
+        titles = (
+            [e.title for e in contents_outline(read_pages(pdf))] if result.converter != "pdfium-text" else []
+        )
+        if len(titles) < 5:
+            continue
+        recall = heading_recall(titles, result.markdown)
+        recalls.append(recall)
+        source = result.details.get("heading_source", "-")
+        rows.append(
+            f"| {pdf.relative_to(args.root)} | {result.pages} | {len(titles)} | {source} | {recall:.2f} |"
+        )
+    mean = sum(recalls) / len(recalls) if recalls else 0.0
+    low = sum(1 for r in recalls if r < 0.6)
+    body = f"""### Headings from printed contents on unseen PDFs without bookmarks
+
+{len(pdfs)} PDFs without an outline (up to 120 pages) under texlive-doc; {len(recalls)} have printed contents
+of five entries or more: mean heading recall {mean:.2f}, {low} below 0.6; {failed} could not be converted
+(no text layer, or a parser crash). Command: `python -m benchmarks.pdf_contents_sweep ROOT`.
+
+| file | pages | contents entries | heading source | recall |
+|---|---:|---:|---|---:|
+{chr(10).join(rows)}
+"""
+    write_section("pdf-contents-sweep", body)
+    print(body)
+
+
+if __name__ == "__main__":
+    main()
