@@ -379,3 +379,69 @@ def two_column_index(path: Path) -> Path:
         c.drawRightString(x + 220, y, str(page))
     c.save()
     return path
+
+
+def cell_grid_and_framed_session(path: Path) -> Path:
+    """A grid table drawn cell by cell (each column's borders its own segments, as DocBook's PDF tools
+    draw them) with a wrapped cell, its rows in two stacked pieces; then a terminal session in a frame."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(60, 790, "The archive tools below are the ones most systems install.")
+    columns = [60, 160, 250, 330, 540]
+    rows = [
+        ["package", "popcon", "size", "description"],
+        ["tar", "V:920, I:999", "3144", "the standard archiver"],
+        ["cpio", "V:416, I:998", "1141", ["Unix System V style archiver,", "use with find(1)"]],
+        ["zip", "V:47, I:398", "623", "InfoZIP: DOS archive tool"],
+        ["unzip", "V:100, I:772", "385", "InfoZIP: DOS unarchive tool"],
+    ]
+    y = 770.0
+    for k, row in enumerate(rows):
+        height = 30.0 if any(isinstance(cell, list) for cell in row) else 18.0
+        gap = 4.0 if k == 3 else 0.0  # the last rows are drawn as a second piece, just below the first
+        for left, right, cell in zip(columns[:-1], columns[1:], row, strict=True):
+            c.line(left, y - gap, right, y - gap)
+            c.line(left, y - height, right, y - height)
+            texts = cell if isinstance(cell, list) else [cell]
+            for n, text in enumerate(texts):
+                c.drawString(left + 4, y - gap - 13 - 12 * n, text)
+        y -= height + gap
+    c.drawString(60, y - 30, "Table 1: List of archive tools")
+    top = y - 60
+    c.rect(60, top - 80, 480, 80)
+    c.setFont(_mono_font(path.parent), 9)
+    # Output columns placed where the terminal put them, as a typesetter positions them.
+    session = [
+        [(66, "$ ls -li foo bar baz")],
+        [(66, "1449840 -rw-rw-r--"), (200, "2 penguin"), (300, "17 Oct 16 21:42 bar")],
+        [(66, "1450180 lrwxrwxrwx"), (200, "1 penguin"), (300, "3 Oct 16 21:47 baz -> foo")],
+        [(66, "1449840 -rw-rw-r--"), (200, "2 penguin"), (300, "17 Oct 16 21:42 foo")],
+    ]
+    for n, parts in enumerate(session):
+        for x, text in parts:
+            c.drawString(x, top - 15 - 15 * n, text)
+    c.setFont("Helvetica", 10)
+    c.drawString(60, top - 110, "The hard link shares the inode number of the file it names.")
+    c.save()
+    return path
+
+
+def _mono_font(folder: Path) -> str:
+    """A monospaced font embedded under a name of its own, as real PDFs carry them. (ReportLab's built-in
+    Courier is one of the standard 14 fonts, which the text layer reports by resource name, ``F2``.)"""
+    import re  # noqa: PLC0415
+
+    import reportlab  # noqa: PLC0415
+    from reportlab.pdfbase import pdfmetrics  # noqa: PLC0415
+
+    name = "SleuthMono"
+    if name in pdfmetrics.getRegisteredFontNames():
+        return name
+    fonts = Path(reportlab.__file__).parent / "fonts"
+    afm = (fonts / "com_____.afm").read_text(encoding="latin-1")
+    renamed = folder / "nimbus-mono.afm"
+    renamed.write_text(re.sub(r"^FontName .*$", "FontName NimbusMonoPS-Regular", afm, flags=re.M), "latin-1")
+    face = pdfmetrics.EmbeddedType1Face(str(renamed), str(fonts / "com_____.pfb"))
+    pdfmetrics.registerTypeFace(face)
+    pdfmetrics.registerFont(pdfmetrics.Font(name, face.name, "WinAnsiEncoding"))
+    return name

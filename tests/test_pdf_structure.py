@@ -182,6 +182,18 @@ def test_accents_set_as_separate_glyphs_are_composed(broken: str, fixed: str) ->
     assert accents.repair(broken) == fixed
 
 
+def test_a_grid_drawn_cell_by_cell_is_one_table_and_a_framed_session_is_code(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.cell_grid_and_framed_session(tmp_path / "tools.pdf")).markdown
+    tables = _tables(markdown)
+    assert len(tables) == 1
+    assert "| package | popcon | size | description |" in tables[0]
+    assert "| unzip | V:100, I:772 | 385 | InfoZIP: DOS unarchive tool |" in tables[0]
+    assert "use with find(1)" in tables[0]
+    assert "```\n$ ls -li foo bar baz\n1449840 -rw-rw-r--" in markdown
+    rows = [line for line in markdown.splitlines() if line.startswith("| ")]
+    assert len(rows) == len(set(rows))  # no row emitted twice
+
+
 def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:
     from sleuth.ingest.convert.pdf_layout import read_pages  # noqa: PLC0415
 

@@ -519,9 +519,11 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
     described: set[int] = set()  # tables that read as description lists (term, then its sentence)
     # Inside a table's rules, the cells the text layer joined into one line count as cells.
     exploded = [_exploded(r) for r in rows] if ruled_count else rows
-    for n, members in enumerate(candidates):
+    for n, candidate in enumerate(candidates):
         ruled = n < ruled_count
         view = exploded if n < ruled_count else rows
+        # A row is in one table at most: rules nested or overlapping would otherwise emit it twice.
+        members = [k for k in candidate if k not in in_table]
         for segment in _table_segments(view, members, barriers, fonts):
             for k in segment:
                 in_table[k] = len(tables)
@@ -700,6 +702,9 @@ def _table_segments(
         # read as code (markup, braces, assignments) make a segment code, not a table.
         if sum(1 for c in cells if _CODE_CELL.search(c.text)) >= 0.3 * len(cells):
             continue
+        # A framed terminal session or listing: every line monospaced, its columns those of the output.
+        if sum(1 for c in cells if c.mono) >= 0.9 * len(cells):
+            continue
         table = table_from_rows([rows[k] for k in segment])
         if table is not None and _prose_columns(table) < 2 and _filled(table) >= 0.4:
             out.append(segment)
@@ -714,10 +719,18 @@ def _exploded(row: Row) -> Row:
 
 
 def _filled(table: list[list[str]]) -> float:
-    """Share of a grid's cells that hold text. Labels scattered over a figure (axis ticks, callouts) line
-    up in columns too, but leave most of their grid empty; a table's wrapped cells leave far less."""
-    cells = [c for r in table for c in r]
-    return sum(1 for c in cells if c) / len(cells) if cells else 0.0
+    """Share of a grid's cells that hold text, counting a row with an empty first cell as part of the row
+    above (a wrapped cell's continuation lines). Labels scattered over a figure (axis ticks, callouts) line
+    up in columns too, but leave most of their grid empty; a table leaves far less."""
+    logical: list[list[bool]] = []
+    for row in table:
+        filled = [bool(c) for c in row]
+        if logical and not filled[0]:
+            logical[-1] = [a or b for a, b in zip(logical[-1], filled, strict=False)]
+        else:
+            logical.append(filled)
+    cells = [c for r in logical for c in r]
+    return sum(cells) / len(cells) if cells else 0.0
 
 
 def _captioned(rows: list[Row], segment: list[int]) -> bool:

@@ -74,7 +74,34 @@ def ruled_regions(rules: list[Rule]) -> list[tuple[float, float, float, float]]:
         top, bottom = max(r.y for r in group), min(r.y for r in group)
         if len(distinct) >= 2 and top - bottom > 8:
             regions.append((rule.x0, rule.x1, top, bottom))
-    return regions
+    return _side_by_side_joined(regions)
+
+
+def _side_by_side_joined(
+    regions: list[tuple[float, float, float, float]],
+) -> list[tuple[float, float, float, float]]:
+    """A grid table drawn cell by cell has one group of rules per column, each as tall as the table: the
+    columns that touch, with the same top and bottom, are one table; so are pieces stacked close above one
+    another with the same width."""
+    joined: list[tuple[float, float, float, float]] = []
+    for x0, x1, top, bottom in sorted(regions, key=lambda r: (round(r[2]), round(r[3]), r[0])):
+        if joined:
+            j0, j1, jtop, jbottom = joined[-1]
+            if abs(jtop - top) < 3 and abs(jbottom - bottom) < 3 and -2 <= x0 - j1 <= 6:
+                joined[-1] = (j0, max(j1, x1), max(jtop, top), min(jbottom, bottom))
+                continue
+        joined.append((x0, x1, top, bottom))
+    # A table's rows drawn in groups (a row whose borders differ) leave the table in stacked pieces of the
+    # same width, a row's height apart: one table.
+    stacked: list[tuple[float, float, float, float]] = []
+    for x0, x1, top, bottom in sorted(joined, key=lambda r: -r[2]):
+        if stacked:
+            s0, s1, stop, sbottom = stacked[-1]
+            if abs(s0 - x0) < 3 and abs(s1 - x1) < 3 and 0 <= sbottom - top <= 30:
+                stacked[-1] = (s0, s1, stop, bottom)
+                continue
+        stacked.append((x0, x1, top, bottom))
+    return stacked
 
 
 def table_from_rows(rows: list[Row]) -> list[list[str]] | None:
