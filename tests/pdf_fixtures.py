@@ -259,7 +259,7 @@ def joined_cells_table(path: Path) -> Path:
     c.setFont("Helvetica", 10)
     c.drawString(72, 770, "The archive tools below are the ones most systems install.")
     rows = [
-        "[(package) -1600 (popcon) -1600 (size) -1600 (description)]",
+        "[(package) -1900 (popcon) -2600 (size) -1400 (description)]",
         "[(zip) -1900 (V:47, I:398) -1200 (623) -1500 (InfoZIP: DOS archive tool)]",
         "[(unzip) -1600 (V:100, I:772) -1200 (385) -1500 (InfoZIP: DOS unarchive tool)]",
         "[(tar) -1900 (V:902, I:999) -1200 (3152) -1000 (GNU version of the tar archiver)]",
@@ -445,3 +445,26 @@ def _mono_font(folder: Path) -> str:
     pdfmetrics.registerTypeFace(face)
     pdfmetrics.registerFont(pdfmetrics.Font(name, face.name, "WinAnsiEncoding"))
     return name
+
+
+def stretched_note(path: Path) -> Path:
+    """A framed note whose justified lines are stretched (every word gap the same, wider than a column gap
+    would need to be): prose, not a table."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(60, 790, "Groups can also be given at login time, as the note below explains.")
+    c.rect(60, 680, 300, 90)
+    c.drawString(66, 750, "Note")
+    lines = [
+        "[(Alternatively,) -1400 (you) -1400 (may) -1400 (add) -1400 (users) -1400 (to) -1400 (groups)]",
+        "[(while) -1450 (they) -1450 (log) -1450 (in,) -1450 (with) -1450 (a) -1450 (module)]",
+        "[(of) -1500 (the) -1500 (login) -1500 (stack) -1500 (for) -1500 (that) -1500 (purpose.)]",
+    ]
+    for n, array in enumerate(lines):
+        text = c.beginText(110, 750 - 14 * n)
+        text.setFont("Helvetica", 10)
+        text._code.append(f"{array} TJ")
+        c.drawText(text)
+    c.drawString(60, 650, "Group changes take effect at the next login.")
+    c.save()
+    return path

@@ -194,6 +194,12 @@ def test_a_grid_drawn_cell_by_cell_is_one_table_and_a_framed_session_is_code(tmp
     assert len(rows) == len(set(rows))  # no row emitted twice
 
 
+def test_a_stretched_justified_note_in_a_frame_is_prose_not_a_table(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.stretched_note(tmp_path / "note.pdf")).markdown
+    assert not _tables(markdown)
+    assert "Alternatively, you may add users to groups" in markdown
+
+
 def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:
     from sleuth.ingest.convert.pdf_layout import read_pages  # noqa: PLC0415
 

@@ -220,6 +220,7 @@ _WORD_GAP_EM = 0.15
 #: A gap wider than this (in font sizes) inside one docling-parse line is a gap between table cells.
 _CELL_GAP_EM = 1.0
 _LABEL = re.compile(r"^((\d{1,3}|[A-Z])(\.\d{1,3})*[.:)]?|[•◦▪‣∙·●○■□–—*-])$")
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?[,.;:]?")
 _CLOSING = frozenset(".,;:!?)]}'\"’”")
 _OPENING = frozenset("([{‘“")
 
@@ -310,7 +311,16 @@ class _Glyphs:
             (text[a:b].strip(), float(self._x0[order[first]]), float(self._x1[order[last - 1]]))
             for a, b, first, last in zip(positions[:-1], positions[1:], bounds, ends, strict=True)
         ]
-        return out if all(part for part, _, _ in out) else [(text, x0, x1)]
+        if not all(part for part, _, _ in out):
+            return [(text, x0, x1)]
+        # A justified line stretched in a narrow box has wide gaps too, all the same width, between single
+        # words: prose. Columns' gaps differ with the width of what is in them.
+        widths = [float(gaps[b - 1]) for b in bounds[1:]]
+        even = max(widths) - min(widths) <= 0.1 * (sum(widths) / len(widths)) + 0.5
+        words = sum(1 for part, _, _ in out if _WORD.fullmatch(part))
+        if len(out) >= 3 and even and words >= 0.6 * len(out):
+            return [(text, x0, x1)]
+        return out
 
     @staticmethod
     def _spaced(text: str, texts: list[str], wide: np.ndarray) -> str:

@@ -60,6 +60,7 @@ _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
 _CODE_CELL = re.compile(r"[\\{}]|[;,\[]\s*$|\w=\S|^[\w-]+\s*=\s*\S|^\d+\s+\S*[\\{}]")
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?[,.;:]?")
 _TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[0-9IVX]+(\.[0-9]+)*\b", re.I)
 #: A table's or figure's caption line: ``Table 2.1: ...``, ``Fig. 3. ...`` (a reference in running text
 #: starts a sentence, ``Table 2 shows``, and has no punctuation after the number).
@@ -687,7 +688,8 @@ def _table_segments(
             and len(widest.text.split()) >= 8
             and widest.text.rstrip().endswith((".", ":"))
         )
-        if k in barriers or prose:
+        neighbours = [rows[j] for j in (k - 1, k + 1) if 0 <= j < len(rows)]
+        if k in barriers or prose or _justified(row, neighbours):
             segments.append([])
         else:
             segments[-1].append(k)
@@ -716,6 +718,22 @@ def _exploded(row: Row) -> Row:
     if not any(c.parts for c in row.cells):
         return row
     return Row([part for c in row.cells for part in cell_lines(c)])
+
+
+def _justified(row: Row, neighbours: list[Row]) -> bool:
+    """A justified line stretched so far that the text layer cut it at every word: single words, the gaps
+    between them mostly the same width, and its words not in the columns of the rows around it (a table's
+    header of single words lines up with the rows below it)."""
+    cells = row.cells
+    if len(cells) < 4 or sum(1 for c in cells if _WORD.fullmatch(c.text)) < 0.8 * len(cells):
+        return False
+    starts = [c.x0 for other in neighbours for c in other.cells[1:]]
+    if sum(1 for c in cells[1:] if any(abs(c.x0 - x) < 3 for x in starts)) >= 0.5 * (len(cells) - 1):
+        return False
+    gaps = [b.x0 - a.x1 for a, b in pairwise(cells)]
+    typical = statistics.median(gaps)
+    # Most gaps, not all: a label beside the text (a note's "Note") keeps its own distance.
+    return sum(1 for g in gaps if abs(g - typical) <= 0.1 * typical + 0.5) >= 0.75 * len(gaps)
 
 
 def _filled(table: list[list[str]]) -> float:
