@@ -62,8 +62,10 @@ def main() -> None:
     body = f"""### Headings from printed contents on unseen PDFs without bookmarks
 
 {len(pdfs)} PDFs without an outline (up to 120 pages) under texlive-doc; {len(recalls)} have printed contents
-of five entries or more: mean heading recall {mean:.2f}, {low} below 0.6; {failed} could not be converted
-(no text layer, or a parser crash). Command: `python -m benchmarks.pdf_contents_sweep ROOT`.
+of five entries or more: mean heading recall {mean:.2f}, {low} below 0.6. {imageless} have no text layer (figures
+and scans, refused with that reason), {crashed} crashed the native parser (its text read by pdfium instead),
+{len(failed)} failed otherwise{": " + "; ".join(failed) if failed else ""}.
+Command: `python -m benchmarks.pdf_contents_sweep ROOT`.
 
 | file | pages | contents entries | heading source | recall |
 |---|---:|---:|---|---:|

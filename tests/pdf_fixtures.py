@@ -468,3 +468,12 @@ def stretched_note(path: Path) -> Path:
     c.drawString(60, 650, "Group changes take effect at the next login.")
     c.save()
     return path
+
+
+def single_letter(path: Path) -> Path:
+    """A figure exported as a one-page PDF whose only text is one large letter (a roman numeral, too)."""
+    c = canvas.Canvas(str(path), pagesize=(200, 200))
+    c.setFont("Helvetica-Bold", 96)
+    c.drawString(70, 70, "C")
+    c.save()
+    return path

@@ -200,6 +200,11 @@ def test_a_stretched_justified_note_in_a_frame_is_prose_not_a_table(tmp_path: Pa
     assert "Alternatively, you may add users to groups" in markdown
 
 
+def test_a_pages_only_line_is_its_content_not_a_page_number(tmp_path: Path) -> None:
+    markdown = convert_file(pdf_fixtures.single_letter(tmp_path / "example-image-c.pdf")).markdown
+    assert markdown.split() == ["<!--", "page:", "1", "-->", "C"]
+
+
 def test_words_set_by_positioning_keep_their_spaces(tmp_path: Path) -> None:
     from sleuth.ingest.convert.pdf_layout import read_pages  # noqa: PLC0415
 

@@ -151,7 +151,7 @@ def _drop_running_lines(pages: list[Page]) -> None:
         for page in pages:
             page.lines = [ln for ln in page.lines if seen[_running_key(ln)] < threshold]
     for page in pages:
-        if not page.lines:
+        if len(page.lines) < 2:  # a page's only line is its content (a figure's letter), not its number
             continue
         top = max(page.lines, key=lambda ln: ln.y1)
         bottom = min(page.lines, key=lambda ln: ln.y0)
@@ -186,6 +186,8 @@ def _font_stats(pages: list[Page]) -> _Fonts:
             heights.setdefault(line.font, []).append(line.size)
     sizes = {font: statistics.median(h) for font, h in heights.items()}
     prose = [f for f, _ in chars.most_common() if not is_mono_font(f)]
+    if not chars:  # every line was a running header or footer
+        return _Fonts("", 10.0, sizes)
     body_font = prose[0] if prose else chars.most_common(1)[0][0]
     return _Fonts(body_font, sizes[body_font], sizes)
 
