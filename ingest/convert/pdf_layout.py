@@ -220,7 +220,8 @@ _WORD_GAP_EM = 0.15
 #: A gap wider than this (in font sizes) inside one docling-parse line is a gap between table cells.
 _CELL_GAP_EM = 1.0
 _LABEL = re.compile(r"^((\d{1,3}|[A-Z])(\.\d{1,3})*[.:)]?|[•◦▪‣∙·●○■□–—*-])$")
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?[,.;:]?")
+#: One word of running text, with the punctuation that may follow it.
+SINGLE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?[,.;:]?")
 _CLOSING = frozenset(".,;:!?)]}'\"’”")
 _OPENING = frozenset("([{‘“")
 
@@ -317,7 +318,7 @@ class _Glyphs:
         # words: prose. Columns' gaps differ with the width of what is in them.
         widths = [float(gaps[b - 1]) for b in bounds[1:]]
         even = max(widths) - min(widths) <= 0.1 * (sum(widths) / len(widths)) + 0.5
-        words = sum(1 for part, _, _ in out if _WORD.fullmatch(part))
+        words = sum(1 for part, _, _ in out if SINGLE_WORD.fullmatch(part))
         if len(out) >= 3 and even and words >= 0.6 * len(out):
             return [(text, x0, x1)]
         return out

@@ -13,10 +13,9 @@ from pathlib import Path
 
 from sleuth.ingest.convert import Converted, Format
 from sleuth.ingest.convert.pdf_layout import PdfReadError, read_info
+from sleuth.ingest.convert.pdf_structure import escape_text
 from sleuth.ingest.pages import page_marker
 from sleuth.ingest.sources import SourceError
-
-_MD_START = re.compile(r"^(#|>|[-*+]\s|\d+[.)]\s|\||```|~~~|<|=+$|-+$)")
 
 
 def plain_pdf(path: Path, reason: str) -> Converted:
@@ -39,7 +38,7 @@ def plain_pdf(path: Path, reason: str) -> Converted:
                 paragraph = " ".join(line for line in lines if line)
                 if paragraph:
                     words += len(paragraph.split())
-                    out.append("\\" + paragraph if _MD_START.match(paragraph) else paragraph)
+                    out.append(escape_text(paragraph))
         pages = len(pdf)
     finally:
         pdf.close()

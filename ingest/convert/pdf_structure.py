@@ -26,6 +26,7 @@ from pathlib import Path
 
 from sleuth.ingest.convert import pdf_contents
 from sleuth.ingest.convert.pdf_layout import (
+    SINGLE_WORD,
     Line,
     OutlineEntry,
     Page,
@@ -60,7 +61,6 @@ _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
 _CODE_CELL = re.compile(r"[\\{}]|[;,\[]\s*$|\w=\S|^[\w-]+\s*=\s*\S|^\d+\s+\S*[\\{}]")
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?[,.;:]?")
 _TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[0-9IVX]+(\.[0-9]+)*\b", re.I)
 #: A table's or figure's caption line: ``Table 2.1: ...``, ``Fig. 3. ...`` (a reference in running text
 #: starts a sentence, ``Table 2 shows``, and has no punctuation after the number).
@@ -727,7 +727,7 @@ def _justified(row: Row, neighbours: list[Row]) -> bool:
     between them mostly the same width, and its words not in the columns of the rows around it (a table's
     header of single words lines up with the rows below it)."""
     cells = row.cells
-    if len(cells) < 4 or sum(1 for c in cells if _WORD.fullmatch(c.text)) < 0.8 * len(cells):
+    if len(cells) < 4 or sum(1 for c in cells if SINGLE_WORD.fullmatch(c.text)) < 0.8 * len(cells):
         return False
     starts = [c.x0 for other in neighbours for c in other.cells[1:]]
     if sum(1 for c in cells[1:] if any(abs(c.x0 - x) < 3 for x in starts)) >= 0.5 * (len(cells) - 1):
@@ -840,7 +840,7 @@ def _render(blocks: list[_Block]) -> str:
             out.append(block.text)
             continue
         if block.kind == "para":
-            text = _escape(block.text)
+            text = escape_text(block.text)
             if (
                 open_para is not None
                 and out
@@ -872,5 +872,6 @@ def _list_item(text: str) -> str:
     return f"{number.group(1)}. {rest}" if number else f"- {rest}"
 
 
-def _escape(text: str) -> str:
+def escape_text(text: str) -> str:
+    """A paragraph that would read as Markdown syntax (``# ``, ``- ``, ``|``) starts with a backslash."""
     return "\\" + text if _MD_START.match(text) else text
