@@ -31,6 +31,7 @@ from sleuth.ingest.convert.pdf_layout import (
     OutlineEntry,
     Page,
     PdfReadError,
+    Rule,
     cell_lines,
     is_mono_font,
     read_outline,
@@ -554,6 +555,7 @@ def _page_blocks(  # noqa: PLR0917 - one page's context
                         _Block("list", _described_item(r), page=page.number, rows=[r]) for r in tables[t]
                     ]
                 elif cells is not None:
+                    cells = _logical_rows(cells, tables[t], page.rules)
                     blocks.append(_Block("table", markdown_table(cells), page=page.number, rows=tables[t]))
                 else:
                     blocks += [_Block("para", _row_text(r), page=page.number, rows=[r]) for r in tables[t]]
@@ -720,6 +722,51 @@ def _exploded(row: Row) -> Row:
     if not any(c.parts for c in row.cells):
         return row
     return Row([part for c in row.cells for part in cell_lines(c)])
+
+
+def _logical_rows(grid: list[list[str]], rows: list[Row], rules: list[Rule]) -> list[list[str]]:
+    """The grid with each wrapped cell's continuation lines joined into the row they belong to.
+
+    A continuation line is a visual row with an empty first cell and at most half of its cells filled (a data
+    row under a spanning group label fills most of its cells). It belongs to a row whose first cell is
+    filled, between the same two horizontal rules: the row above it (cells aligned at the top), or, when the
+    rules put no such row above it, the one below (cells centred vertically, as DocBook's tools set them).
+    """
+    if len(grid) != len(rows) or not grid or len(grid[0]) < 2:
+        return grid
+    x0 = min(r.x0 for r in rows)
+    x1 = max(r.x1 for r in rows)
+    # Rules at one height, however many segments draw them (a grid draws each cell's border), that cover
+    # most of the table's width.
+    covered: dict[int, float] = {}
+    for r in rules:
+        covered[round(r.y)] = covered.get(round(r.y), 0.0) + max(0.0, min(r.x1, x1) - max(r.x0, x0))
+    lines = sorted(y for y, width in covered.items() if width > 0.5 * (x1 - x0))
+
+    def band(k: int) -> int:  # how many rules lie above this row
+        middle = (rows[k].cells[0].y0 + rows[k].y) / 2
+        return sum(1 for y in lines if y > middle)
+
+    width = len(grid[0])
+    keys = [bool(row[0]) for row in grid]
+    owner = list(range(len(grid)))
+    for k, row in enumerate(grid):
+        if keys[k] or sum(1 for c in row if c) > width / 2:
+            continue
+        above = next((j for j in range(k - 1, -1, -1) if keys[j] and band(j) == band(k)), None)
+        below = next((j for j in range(k + 1, len(grid)) if keys[j] and band(j) == band(k)), None)
+        target = above if above is not None else below
+        if target is not None:
+            owner[k] = target
+    merged: dict[int, list[str]] = {}
+    order: list[int] = []
+    for k in sorted(range(len(grid)), key=lambda k: (owner[k], k)):
+        target = owner[k]
+        if target not in merged:
+            merged[target] = [""] * width
+            order.append(target)
+        merged[target] = [f"{a} {b}".strip() for a, b in zip(merged[target], grid[k], strict=True)]
+    return [merged[k] for k in sorted(order)]
 
 
 def _justified(row: Row, neighbours: list[Row]) -> bool:
