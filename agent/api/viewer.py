@@ -10,5 +10,14 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-RUNS_PAGE = files(__package__).joinpath("runs.html").read_text(encoding="utf-8")
-RUN_PAGE = files(__package__).joinpath("run.html").read_text(encoding="utf-8")
+
+def _page(name: str) -> str:
+    """A page with the viewer's one style sheet put in place (inline: a page is one request, no static route
+    to guard with the API key)."""
+    here = files(__package__)
+    style = here.joinpath("viewer.css").read_text(encoding="utf-8")
+    return here.joinpath(name).read_text(encoding="utf-8").replace("/* viewer.css */\n", style)
+
+
+RUNS_PAGE = _page("runs.html")
+RUN_PAGE = _page("run.html")
