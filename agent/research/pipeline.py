@@ -703,20 +703,15 @@ class ResearchRun:
     def _llm_metrics(self) -> dict[str, Any] | bool:
         if self.llm is None:
             return False
-        planner, synthesizer = self.planner, self.synthesizer
+        planner = self.planner if isinstance(self.planner, LLMPlanner) else None
+        writer = self.synthesizer if isinstance(self.synthesizer, LLMSynthesizer) else None
         return {
             **self.llm.usage.as_dict(),
-            "planner_rejected": planner.rejected if isinstance(planner, LLMPlanner) else 0,
-            "sections_written_extractively": (
-                synthesizer.fallbacks if isinstance(synthesizer, LLMSynthesizer) else 0
-            ),
-            "invented_evidence_ids": synthesizer.invented_ids
-            if isinstance(synthesizer, LLMSynthesizer)
-            else 0,
-            "refined_sections": synthesizer.refined if isinstance(synthesizer, LLMSynthesizer) else 0,
-            "refinements_rejected": (
-                synthesizer.refinements_rejected if isinstance(synthesizer, LLMSynthesizer) else 0
-            ),
+            "planner_rejected": planner.rejected if planner is not None else 0,
+            "sections_written_extractively": writer.fallbacks if writer is not None else 0,
+            "invented_evidence_ids": writer.invented_ids if writer is not None else 0,
+            "refined_sections": writer.refined if writer is not None else 0,
+            "refinements_rejected": writer.refinements_rejected if writer is not None else 0,
             "facts_dropped": self.facts.dropped if self.facts is not None else 0,
             "quotes_chosen": self.scorer.accepted if self.scorer is not None else 0,
             "quotes_not_verbatim": self.scorer.not_verbatim if self.scorer is not None else 0,
