@@ -48,6 +48,10 @@ MANUALS = {
         "zsh manual (texi2html)": "zsh-common/html",
         "Postfix (hand-written)": "postfix/html",
     },
+    "held out, third set": {
+        "GNU Octave (Texinfo 6.8)": "octave/octave.html",
+        "Octave C++ classes (Texinfo 6.8)": "octave/liboctave.html",
+    },
 }
 PAGES_PER_MANUAL = 30
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")

@@ -68,3 +68,33 @@ def test_real_sphinx_page_has_no_navigation_chunks(counter: TokenCounter) -> Non
         words = {t.strip().lower() for t in links}
         assert len(words & {"previous", "next", "index", "modules"}) < 2, chunk.content[:200]
     assert all(c.section_path.startswith("csv") for c in chunks if c.section_path)
+
+
+TEXINFO_CHAPTER = (
+    b"""<!DOCTYPE html><html><head><title>Acknowledgements (Octave C++ Classes)</title></head>
+<body><div class="chapter" id="Acknowledgements"><div class="header"><p>
+Next: <a href="Copying.html" accesskey="n" rel="next">GNU GENERAL PUBLIC LICENSE</a> &nbsp;
+[<a href="index.html#SEC_Contents" rel="contents">Contents</a>]
+[<a href="Concept-Index.html">Index</a>]</p></div>
+<hr><h2 class="chapter">1 Acknowledgements</h2>
+<ul class="section-toc"><li><a href="Contributors.html" accesskey="1">Contributors to Octave</a></li></ul>
+<p>Many people have contributed to the classes described in this manual.</p>
+<table><tr><th>Jump to: &nbsp; </th><td>"""
+    + b" ".join(b'<a href="#%s"><b>%s</b></a>' % (c, c) for c in (bytes([x]) for x in b"ABCDFIKLMNOPRSTVW"))
+    + b"""</td></tr></table>
+<hr><div class="header"><p>Next: <a href="Copying.html">GNU GENERAL PUBLIC LICENSE</a>, Up:
+<a href="index.html">Top</a> &nbsp; [<a href="index.html#SEC_Contents">Contents</a>]
+[<a href="Concept-Index.html">Index</a>]</p>
+</div></div></body></html>"""
+)
+
+
+def test_texinfo_navigation_goes_and_the_chapter_that_holds_it_stays() -> None:
+    """Texinfo's chapter pages: the chapter block holds its own navigation header, so a block with a
+    heading is never taken for a navigation bar; the bottom bar's links are labelled (Next:, Up:), and a
+    bar of one-letter index links is mostly spaces."""
+    markdown = convert_bytes(TEXINFO_CHAPTER, "http://127.0.0.1/Acknowledgements.html").markdown
+    assert "1 Acknowledgements" in markdown
+    assert "Many people have contributed" in markdown
+    assert "GNU GENERAL PUBLIC LICENSE" not in markdown
+    assert "Jump to" not in markdown

@@ -165,6 +165,9 @@ def _nav_links(element: lxml_html.HtmlElement) -> bool:
     links = list(element.iter("a"))
     if len(links) < 2 or len(links) > 10:
         return False
+    # A block that holds a heading is content (a chapter's landing page is a title and links to its sections).
+    if any(True for _ in element.iter("h1", "h2", "h3", "h4", "h5", "h6")):
+        return False
     named = sum(
         1
         for a in links
@@ -173,18 +176,28 @@ def _nav_links(element: lxml_html.HtmlElement) -> bool:
     keyed = sum(1 for a in links if a.get("accesskey"))
     if named < 2 and keyed < 2:
         return False
-    text = " ".join(element.text_content().split())
-    linked = sum(len(" ".join(a.text_content().split())) for a in links)
-    return linked >= 0.6 * max(len(text), 1)
+    return _linked_share(element, links) >= 0.6
 
 
 def _link_table(table: lxml_html.HtmlElement) -> bool:
     """A table that is a navigation bar: a few rows, nearly all of its text in links."""
-    text = " ".join(table.text_content().split())
-    if not text or len(table.findall(".//tr")) > 4:
+    if len(table.findall(".//tr")) > 4:
         return False
-    linked = sum(len(" ".join(a.text_content().split())) for a in table.iter("a"))
-    return linked / len(text) >= 0.5
+    return _linked_share(table, list(table.iter("a"))) >= 0.5
+
+
+def _linked_share(element: lxml_html.HtmlElement, links: list[lxml_html.HtmlElement]) -> float:
+    """Share of the element's words that are link text, counted in letters. Navigation words ("Previous:",
+    "Up:") count on neither side: a bar labels its links with them. Punctuation and spaces do not count
+    either: a bar of one-letter links ("Jump to: A B C") is mostly spaces."""
+    text = _content_letters(element.text_content())
+    if not text:
+        return 1.0 if links else 0.0
+    return sum(_content_letters(a.text_content()) for a in links) / text
+
+
+def _content_letters(text: str) -> int:
+    return sum(len(w) for w in re.findall(r"\w+", text) if w.lower() not in _NAV_WORDS)
 
 
 def _admonitions(main: lxml_html.HtmlElement, removed: Counter[str]) -> None:
