@@ -27,7 +27,7 @@ from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
 
-CONVERTER_VERSION = "2026.11.18"
+CONVERTER_VERSION = "2026.11.19"
 """Bump when any conversion path changes its output: cached conversions of older versions are redone."""
 
 CONVERTIBLE_SUFFIXES = frozenset(SUFFIXES)

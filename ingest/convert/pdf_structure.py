@@ -61,7 +61,7 @@ _BULLET = re.compile(r"^([•◦▪▫‣⁃∙·●○■□➢►–—*-]|\(?
 _SENTENCE_END = re.compile(r"[.!?:;]['\")\]]?$")
 #: Paths, file names, markup and code: what a title never looks like (``SCons 4.2.0a0 ./src/stroke.os``).
 _CODE_LIKE = re.compile(r"(^|\s)\.{0,2}/\S|\S/\S*\.[a-z]|[{}<>=\\;$@|]|\w\(|\w_\w|\.[a-z]{1,4}$")
-_CODE_CELL = re.compile(r"[\\{}]|[;,\[]\s*$|\w=\S|^[\w-]+\s*=\s*\S|^\d+\s+\S*[\\{}]")
+_CODE_CELL = re.compile(r"[\\{}]|[;\[]\s*$|\w=\S|^[\w-]+\s*=\s*\S|^\d+\s+\S*[\\{}]")
 _TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[0-9IVX]+(\.[0-9]+)*\b", re.I)
 #: A table's or figure's caption line: ``Table 2.1: ...``, ``Fig. 3. ...`` (a reference in running text
 #: starts a sentence, ``Table 2 shows``, and has no punctuation after the number).
