@@ -73,7 +73,7 @@ unit: $(LINKED) models $(SEARXNG) $(LLAMA) browser
 test: lint typecheck unit
 
 demo: $(LINKED) models
-	$(BIN)/python -m sleuth.agent.demo
+	$(BIN)/python -m sleuth.agent.cli.demo
 
 bench: $(LINKED) models
 	$(BIN)/python -m benchmarks.chunking

@@ -1,4 +1,103 @@
-"""The application layer: command line, settings and (soon) the research agent.
+"""The application layer: settings, the composition root, research runs, their store, templates and reports.
 
-Imports retrieval and ingest; nothing imports it.
+Imports retrieval and ingest; nothing imports it. Front ends (``sleuth.agent.cli``, ``sleuth.agent.api``,
+``sleuth.agent.mcp``) import this face (and ``sleuth.retrieval``'s and ``sleuth.ingest``'s), never the modules
+behind it; modules inside the package import each other directly.
 """
+
+from sleuth.agent.events import (
+    TERMINAL,
+    EvidenceAdded,
+    PlannedQuestion,
+    PlanReady,
+    QuestionFinished,
+    QuestionStarted,
+    ReviewReady,
+    RunComplete,
+    RunEvent,
+    RunFailed,
+    RunStarted,
+    SectionStatus,
+    SynthesisDone,
+    parse_event,
+)
+from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, render_markdown
+from sleuth.agent.research.evaluation import (
+    EvalError,
+    JudgedQuestion,
+    evaluate_research,
+    load_questions,
+    summarize,
+)
+from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.options import ResearchOptions
+from sleuth.agent.research.pipeline import ResearchRun
+from sleuth.agent.research.service import ResearchError, drive, reviewed_ledger
+from sleuth.agent.runs import (
+    LEDGER_FILE,
+    ReportFiles,
+    RunFolders,
+    RunNotFoundError,
+    RunRow,
+    RunStore,
+    SqliteRunStore,
+    new_run_id,
+    write_report,
+)
+from sleuth.agent.runtime import Runtime, SetupError
+from sleuth.agent.settings import Settings, SettingsError, load_settings
+from sleuth.agent.templates import Template, TemplateError, TemplateLibrary, UnknownTemplateError
+from sleuth.agent.wiring import Wiring
+
+__all__ = [
+    "LEDGER_FILE",
+    "TERMINAL",
+    "Claim",
+    "EvalError",
+    "Evidence",
+    "EvidenceAdded",
+    "EvidenceRecord",
+    "JudgedQuestion",
+    "PlanReady",
+    "PlannedQuestion",
+    "QuestionFinished",
+    "QuestionStarted",
+    "Report",
+    "ReportFiles",
+    "ResearchError",
+    "ResearchOptions",
+    "ResearchRun",
+    "ReviewReady",
+    "RunComplete",
+    "RunEvent",
+    "RunFailed",
+    "RunFolders",
+    "RunNotFoundError",
+    "RunRow",
+    "RunStarted",
+    "RunStore",
+    "Runtime",
+    "SectionReport",
+    "SectionStatus",
+    "Settings",
+    "SettingsError",
+    "SetupError",
+    "Source",
+    "SqliteRunStore",
+    "SynthesisDone",
+    "Template",
+    "TemplateError",
+    "TemplateLibrary",
+    "UnknownTemplateError",
+    "Wiring",
+    "drive",
+    "evaluate_research",
+    "load_questions",
+    "load_settings",
+    "new_run_id",
+    "parse_event",
+    "render_markdown",
+    "reviewed_ledger",
+    "summarize",
+    "write_report",
+]

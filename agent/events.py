@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from sleuth.agent.report import Report
+
 
 class RunEvent(BaseModel):
     """What every event carries."""
@@ -88,7 +90,7 @@ class ReviewReady(RunEvent):
 
 class RunComplete(RunEvent):
     type: Literal["complete"] = "complete"
-    report: dict[str, Any]
+    report: Report
 
 
 class RunFailed(RunEvent):
@@ -109,10 +111,12 @@ Event = Annotated[
     | RunFailed,
     Field(discriminator="type"),
 ]
-EVENTS: TypeAdapter[Event] = TypeAdapter(Event)
-TERMINAL = ("complete", "review", "failed")
+_EVENTS: TypeAdapter[Event] = TypeAdapter(Event)
+#: The types of the events that end a run's stream (its status afterwards).
+TERMINAL = frozenset({"complete", "review", "failed"})
 
 
 def parse_event(data: dict[str, Any] | str) -> Event:
-    """An event back from its JSON (the run store's log, an SSE stream)."""
-    return EVENTS.validate_json(data) if isinstance(data, str) else EVENTS.validate_python(data)
+    """An event back from its JSON (the run store's log, an SSE stream): the one way stored events are
+    read."""
+    return _EVENTS.validate_json(data) if isinstance(data, str) else _EVENTS.validate_python(data)

@@ -1,8 +1,9 @@
-"""The runtime: everything library code needs, built once from Settings and closed as a context manager.
+"""The runtime: the models (loaded once), the index and its searcher, opened from the settings' ``index``
+group and closed as a context manager.
 
-Encoders (the models, loaded once), the index and its searcher; the web searcher and the LLM client join it
-when configured (later issues). Nothing here knows about the command line: problems are ``SetupError`` lines
-that the CLI, the HTTP API or a notebook report in their own way.
+What a research run adds per run (web search, an LLM client) is built by the composition root
+(``sleuth.agent.wiring``). Nothing here knows about the command line: problems are ``SetupError`` lines that
+the CLI, the HTTP API or a notebook report in their own way.
 """
 
 from __future__ import annotations
@@ -11,18 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from sleuth.agent.settings import Settings
+from sleuth.agent.settings import IndexSettings
+from sleuth.ingest.errors import ConfigurationError
 from sleuth.retrieval.encoders import Encoders, ModelLoadError
 from sleuth.retrieval.index import Index
 from sleuth.retrieval.search import Searcher
 from sleuth.retrieval.store import Store, StoreError, open_store
 
 
-class SetupError(RuntimeError):
+class SetupError(ConfigurationError):
     """The runtime cannot be built (models missing, index unusable); ``str()`` is one line."""
 
 
-def load_encoders(settings: Settings) -> Encoders:
+def load_encoders(settings: IndexSettings) -> Encoders:
     try:
         return Encoders(
             settings.models_dir,
@@ -36,7 +38,7 @@ def load_encoders(settings: Settings) -> Encoders:
 
 @dataclass
 class Runtime:
-    settings: Settings
+    settings: IndexSettings
     encoders: Encoders
     store: Store
     index: Index
@@ -45,7 +47,7 @@ class Runtime:
     @classmethod
     def open(
         cls,
-        settings: Settings,
+        settings: IndexSettings,
         *,
         index_dir: Path | None = None,
         qdrant_url: str | None = None,
@@ -56,7 +58,7 @@ class Runtime:
         encoders = encoders or load_encoders(settings)
         try:
             store = open_store(
-                index_dir=(index_dir or settings.index).expanduser(),
+                index_dir=(index_dir or settings.path).expanduser(),
                 dense_dim=encoders.identity.dense_dim,
                 create=create,
                 qdrant_url=qdrant_url or settings.qdrant_url,

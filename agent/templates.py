@@ -17,12 +17,18 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
+from sleuth.ingest.errors import ConfigurationError, InputError
+
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _JSON_TYPES: dict[str, type] = {"string": str, "number": float, "integer": int, "boolean": bool}
 
 
-class TemplateError(ValueError):
+class TemplateError(ConfigurationError, ValueError):
     """A template that cannot be used; ``str()`` is one line naming it and the reason."""
+
+
+class UnknownTemplateError(TemplateError, InputError):
+    """A template name that names no template (the user's input, not the server's configuration)."""
 
 
 class SectionSpec(BaseModel):
@@ -141,7 +147,7 @@ class TemplateLibrary:
             if candidate.is_file():
                 return candidate
         known = ", ".join(self.names()) or "none"
-        raise TemplateError(f"unknown template {name!r} (known: {known})")
+        raise UnknownTemplateError(f"unknown template {name!r} (known: {known})")
 
     def load(self, name: str) -> Template:
         return load_template(self.path(name))

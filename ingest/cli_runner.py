@@ -1,6 +1,9 @@
 """Running a click command the way the contract wants errors: one line on stderr and a meaningful exit code.
 
 Shared by ``python -m sleuth.ingest.chunk`` and the ``sleuth`` application, so both report failures alike.
+This is the one place the exception tree (``sleuth.ingest.errors``) becomes exit codes: a ``SourceError`` of
+one input in a batch never gets here (the batch reports it and exits 1 at the end); an input, configuration
+or availability error that stops the command exits 2, with a prefix that says which kind it was.
 """
 
 from __future__ import annotations
@@ -9,13 +12,17 @@ import sys
 
 import click
 
+from sleuth.ingest.errors import ConfigurationError, InputError, UnavailableError
 
-def run_click(
-    command: click.Command,
-    argv: list[str] | None,
-    prog_name: str,
-    config_errors: tuple[type[Exception], ...] = (),
-) -> int:
+#: Exit code and the words before the message, per branch of the exception tree.
+_KINDS: tuple[tuple[type[Exception], str], ...] = (
+    (InputError, "usage error"),
+    (ConfigurationError, "configuration error"),
+    (UnavailableError, "unavailable"),
+)
+
+
+def run_click(command: click.Command, argv: list[str] | None, prog_name: str) -> int:
     """0 success, 1 some inputs failed or an unexpected error, 2 usage or configuration error."""
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
@@ -31,8 +38,11 @@ def run_click(
     except click.ClickException as exc:
         click.echo(f"{prog_name}: usage error: {exc.format_message()}", err=True)
         return 2
-    except config_errors as exc:
-        click.echo(f"{prog_name}: configuration error: {exc}", err=True)
+    except (InputError, ConfigurationError, UnavailableError) as exc:
+        if debug:
+            raise
+        kind = next(words for cls, words in _KINDS if isinstance(exc, cls))
+        click.echo(f"{prog_name}: {kind}: {exc}", err=True)
         return 2
     except BrokenPipeError:
         return 0

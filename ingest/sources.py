@@ -17,8 +17,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from sleuth.ingest.errors import InputError
 
-class SourceError(Exception):
+
+class SourceError(InputError):
     """One input that could not be read; ``str()`` is the one line shown to the user."""
 
     def __init__(self, path: str | Path, reason: str) -> None:

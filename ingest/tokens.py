@@ -16,6 +16,8 @@ from pathlib import Path
 
 from tokenizers import Encoding, Tokenizer
 
+from sleuth.ingest.errors import ConfigurationError
+
 DENSE_MODEL_NAME = "bge-small-en-v1.5"
 """Folder name of the default dense model, whose tokenizer defines every token count."""
 
@@ -33,7 +35,7 @@ def default_tokenizer_dir() -> Path:
     return default_models_dir() / DENSE_MODEL_NAME
 
 
-class TokenizerNotFoundError(FileNotFoundError):
+class TokenizerNotFoundError(ConfigurationError, FileNotFoundError):
     """The tokenizer folder is missing or incomplete (models not provisioned yet)."""
 
 

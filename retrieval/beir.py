@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from sleuth.ingest.errors import InputError
 from sleuth.retrieval.ingestion import SourceText
 
 
-class DatasetError(ValueError):
+class DatasetError(InputError, ValueError):
     """The dataset folder is not usable; the message names the file and the reason."""
 
 

@@ -26,6 +26,7 @@ from fastembed.rerank.cross_encoder import TextCrossEncoder
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from fastembed.sparse.splade_pp import SpladePP
 
+from sleuth.ingest.errors import ConfigurationError
 from sleuth.ingest.tokens import DENSE_MODEL_NAME, TokenCounter, TokenizerNotFoundError
 from sleuth.retrieval.provision import RERANKER_NAME, SPARSE_MODEL_NAME
 
@@ -42,7 +43,7 @@ _FULL_RERANKER = "Xenova/ms-marco-MiniLM-L-12-v2"
 QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: "
 
 
-class ModelLoadError(RuntimeError):
+class ModelLoadError(ConfigurationError):
     """A model folder is missing or unusable; the message names it and says how to provision it."""
 
 

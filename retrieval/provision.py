@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sleuth.ingest.convert.cache import file_digest
+from sleuth.ingest.errors import ConfigurationError
 from sleuth.ingest.tokens import DENSE_MODEL_NAME, default_models_dir
 from sleuth.retrieval.splade_export import export_splade_onnx
 
@@ -88,7 +89,7 @@ RERANKER_MINILM = WheelModel(
 MODELS: tuple[WheelModel, ...] = (DENSE_BGE_SMALL, SPARSE_SPLADE_TINY, RERANKER_MINILM)
 
 
-class ProvisionError(RuntimeError):
+class ProvisionError(ConfigurationError):
     """A model could not be provisioned; the message names the model and the reason."""
 
 

@@ -209,7 +209,7 @@ def test_demo_ingests_the_sample_and_writes_a_report(tmp_path: Path) -> None:
 
     def demo() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "sleuth.agent.demo"],
+            [sys.executable, "-m", "sleuth.agent.cli.demo"],
             cwd=tmp_path,
             env=env,
             capture_output=True,

@@ -64,3 +64,53 @@ def test_importing_ingest_loads_nothing_above_it() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+#: Front ends: the command lines, the HTTP API and the MCP server. They use the layers through their faces.
+FRONT_ENDS = ("agent/cli", "agent/api", "agent/mcp")
+FACES = {"sleuth.ingest", "sleuth.retrieval", "sleuth.agent"}
+#: The chunker's own command-line modules, which the application's command line mounts as subcommands.
+INGEST_FRONT = {f"sleuth.ingest.{name.removesuffix('.py')}" for name in INGEST_CLI}
+
+
+@pytest.mark.parametrize("folder", FRONT_ENDS)
+def test_front_ends_import_only_the_faces(folder: str) -> None:
+    """A front end uses the layers' faces, its own modules and the other front ends (``sleuth serve`` starts
+    the API), nothing behind a face."""
+    fronts = tuple("sleuth." + f.replace("/", ".") for f in FRONT_ENDS)
+    for path in (REPO / folder).rglob("*.py"):
+        deep = {
+            m
+            for m in _imports(path)
+            if m.startswith("sleuth.")
+            and m not in FACES
+            and not m.startswith(fronts)
+            and m not in INGEST_FRONT
+        }
+        assert not deep, f"{path.relative_to(REPO)} imports {deep} (import them from the layer's face)"
+
+
+@pytest.mark.parametrize("package", ["sleuth.ingest", "sleuth.retrieval", "sleuth.agent"])
+def test_faces_declare_what_they_export(package: str) -> None:
+    module = __import__(package, fromlist=["__all__"])
+    exported = set(module.__all__)
+    assert exported and all(hasattr(module, name) for name in exported)
+
+
+def test_library_code_imports_no_front_end() -> None:
+    """Library modules receive what they need; only front ends may import a command-line or web stack."""
+    for layer in LAYERS:
+        for path in (REPO / layer).rglob("*.py"):
+            rel = path.relative_to(REPO).as_posix()
+            if rel.startswith(FRONT_ENDS) or path.name in INGEST_CLI:
+                continue
+            roots = {m.split(".")[0] for m in _imports(path)}
+            assert not roots & {"click", "rich", "fastapi", "uvicorn"}, f"{rel} imports {roots}"
+            front = {m for m in _imports(path) if m.startswith(("sleuth.agent.cli", "sleuth.agent.api"))}
+            assert not front, f"{rel} imports {front}"
+
+
+def test_research_does_not_import_the_llm_package() -> None:
+    for path in (REPO / "agent" / "research").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith("sleuth.agent.llm")}
+        assert not bad, f"{path.relative_to(REPO)} imports {bad}"

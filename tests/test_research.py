@@ -291,7 +291,7 @@ def test_research_on_a_real_corpus_is_grounded(tmp_path: Path) -> None:
 
 
 def test_the_event_log_replays_the_run(workdir: Path) -> None:
-    from sleuth.agent.runs import RunStore  # noqa: PLC0415
+    from sleuth.agent.runs import SqliteRunStore as RunStore  # noqa: PLC0415
 
     report = _research(workdir, "Kessel Cells and Voltra Energy", "--template", "brief")
     store = RunStore(workdir / ".sleuth" / "runs")

@@ -25,18 +25,19 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
+from sleuth.agent import ResearchOptions, RunNotFoundError, Runtime, TemplateError, Wiring
 from sleuth.agent.api.runs import RunManager, event_frame
 from sleuth.agent.api.viewer import RUN_PAGE, RUNS_PAGE
-from sleuth.agent.research.service import options_from
-from sleuth.agent.runs import RunNotFoundError, RunStore
-from sleuth.agent.runtime import Runtime
-from sleuth.agent.settings import Settings
-from sleuth.agent.templates import TemplateError, TemplateLibrary
-from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
-from sleuth.ingest.models import ChunkType
-from sleuth.ingest.sources import iter_sources
-from sleuth.retrieval.ingestion import Ingestor
-from sleuth.retrieval.search import SearchFilters
+from sleuth.ingest import (
+    CONVERTIBLE_SUFFIXES,
+    ChunkType,
+    ConfigurationError,
+    InputError,
+    SleuthError,
+    UnavailableError,
+    iter_sources,
+)
+from sleuth.retrieval import SearchFilters
 
 log = logging.getLogger(__name__)
 COOKIE = "sleuth_token"
@@ -76,16 +77,18 @@ class IngestPaths(BaseModel):
     paths: list[Annotated[str, Field(min_length=1, max_length=4096)]] = Field(min_length=1, max_length=1000)
 
 
-def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
-    store = RunStore(settings.runs_dir)
-    templates = TemplateLibrary(settings.templates_dir)
-    root = settings.api_root.expanduser().resolve()
+def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
+    settings = wiring.settings
+    api = settings.api
+    store = wiring.run_store()
+    templates = wiring.templates()
+    root = api.root.expanduser().resolve()
     ingest_lock = asyncio.Lock()
     state: dict[str, RunManager] = {}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        state["runs"] = RunManager(runtime, store, settings.api_max_runs)
+        state["runs"] = RunManager(wiring, runtime, store, wiring.run_folders(), api.max_runs)
         yield
         await state["runs"].close()
         store.close()
@@ -97,10 +100,10 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         lifespan=lifespan,
         responses=_ERRORS,
     )
-    if settings.api_cors_origins:
+    if api.cors_origins:
         app.add_middleware(
             CORSMiddleware,
-            allow_origins=settings.api_cors_origins,
+            allow_origins=api.cors_origins,
             allow_methods=["GET", "POST"],
             allow_headers=["X-API-Key", "Content-Type", "Last-Event-ID"],
         )
@@ -108,11 +111,9 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > settings.api_max_body_mb * 1_000_000:
-            return JSONResponse(
-                {"error": f"request body over {settings.api_max_body_mb} MB"}, status_code=413
-            )
-        key = settings.api_key
+        if length and length.isdigit() and int(length) > api.max_body_mb * 1_000_000:
+            return JSONResponse({"error": f"request body over {api.max_body_mb} MB"}, status_code=413)
+        key = api.key
         if key and request.url.path != "/healthz":
             token = request.query_params.get("token")
             if token is not None and request.method == "GET" and _same(token, key):
@@ -133,17 +134,16 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
     def runs() -> RunManager:
         return state["runs"]
 
-    def _options(body: ResearchRequest) -> Any:
-        web_ok = bool(settings.searxng_url)
+    def _options(body: ResearchRequest) -> ResearchOptions:
+        web_ok = settings.web.configured
         if body.web and not web_ok:
             raise HTTPException(400, "web search needs SLEUTH_SEARXNG_URL on the server")
         if not body.corpus and not (body.web if body.web is not None else web_ok):
             raise HTTPException(400, "corpus: false leaves nothing to search without web")
-        llm_ok = bool(settings.llm_base_url and settings.llm_model)
+        llm_ok = settings.llm.configured
         if body.llm and not llm_ok:
             raise HTTPException(400, "llm: true needs SLEUTH_LLM_BASE_URL and SLEUTH_LLM_MODEL on the server")
-        return options_from(
-            settings,
+        return wiring.research_options(
             depth=body.depth,
             corpus=body.corpus,
             web=web_ok if body.web is None else body.web,
@@ -151,15 +151,18 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         )
 
     def _start(body: ResearchRequest) -> str:
-        try:
-            template = templates.load(body.template)
-        except TemplateError as exc:
-            raise HTTPException(400, str(exc)) from exc
+        template = templates.load(body.template)
         return runs().start(body.query, template, _options(body))
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    @app.exception_handler(SleuthError)
+    async def sleuth_error(_: Request, exc: SleuthError) -> JSONResponse:
+        """The exception tree mapped once: the client's input 400 (a name that names nothing 404), the
+        server's configuration 500, a service it needs 503; always one line."""
+        return JSONResponse({"error": str(exc)}, status_code=status_of(exc))
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -183,7 +186,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
 
     @app.get("/v1/research")
     async def research_list(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
-        return [_row(r) for r in store.list(limit)]
+        return [_row(r) for r in await asyncio.to_thread(store.list, limit)]
 
     @app.get("/v1/research/{run_id}")
     async def research_get(run_id: str) -> dict[str, Any]:
@@ -191,12 +194,12 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         if position is not None:
             return {"run_id": run_id, "status": "queued", "queue_position": position}
         try:
-            row = store.get(run_id)
+            row = await asyncio.to_thread(store.get, run_id)
         except RunNotFoundError:
             if runs().is_live(run_id):
                 return {"run_id": run_id, "status": "running"}
             raise HTTPException(404, f"no run {run_id}") from None
-        report = store.artifact(run_id, "report")
+        report = await asyncio.to_thread(store.artifact, run_id, "report")
         return {**_row(row), "report": report}
 
     @app.get("/v1/research/{run_id}/events", response_class=StreamingResponse, responses=_SSE)
@@ -208,7 +211,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
         known = runs().is_live(run_id) or runs().position(run_id) is not None
         if not known:
             try:
-                store.get(run_id)
+                await asyncio.to_thread(store.get, run_id)
             except RunNotFoundError:
                 raise HTTPException(404, f"no run {run_id}") from None
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
@@ -278,7 +281,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
             uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile) or hasattr(f, "read")]
             if not uploads:
                 raise HTTPException(400, "no files in the upload (form field 'files')")
-            folder = Path(tempfile.mkdtemp(prefix="upload-", dir=_uploads(settings)))
+            folder = Path(tempfile.mkdtemp(prefix="upload-", dir=_uploads(settings.research.runs_dir)))
             for upload in uploads:
                 name = Path(getattr(upload, "filename", "") or "upload").name
                 if not name or name in (".", ".."):
@@ -295,7 +298,7 @@ def create_app(settings: Settings, runtime: Runtime) -> FastAPI:
                 ) from exc
             paths, allowed = [_confined(root, p) for p in body.paths], root
         async with ingest_lock:
-            report = await asyncio.to_thread(_ingest, settings, runtime, paths, allowed)
+            report = await asyncio.to_thread(_ingest, wiring, runtime, paths, allowed)
         return report
 
     @app.get("/", response_class=HTMLResponse)
@@ -328,8 +331,19 @@ def _row(row: Any) -> dict[str, Any]:
     }
 
 
-def _uploads(settings: Settings) -> Path:
-    folder = settings.runs_dir.expanduser().parent / "uploads"
+def status_of(exc: SleuthError) -> int:
+    if isinstance(exc, RunNotFoundError):
+        return 404
+    if isinstance(exc, InputError):
+        return 400
+    if isinstance(exc, UnavailableError):
+        return 503
+    assert isinstance(exc, ConfigurationError) or type(exc) is SleuthError, exc
+    return 500
+
+
+def _uploads(runs_dir: Path) -> Path:
+    folder = runs_dir.expanduser().parent / "uploads"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -352,7 +366,9 @@ def _confined(root: Path, raw: str) -> Path:
     return resolved
 
 
-def _ingest(settings: Settings, runtime: Runtime, paths: list[Path], allowed: Path) -> dict[str, Any]:
+def _ingest(wiring: Wiring, runtime: Runtime, paths: list[Path], allowed: Path) -> dict[str, Any]:
+    """Ingest as ``sleuth ingest`` does, with every conversion setting of the server (limits, PDF path,
+    timeout, workers, cache)."""
     errors: list[str] = []
     sources = []
     for source in iter_sources(paths, CONVERTIBLE_SUFFIXES):
@@ -361,15 +377,11 @@ def _ingest(settings: Settings, runtime: Runtime, paths: list[Path], allowed: Pa
             errors.append(f"{path}: a link out of the ingest root; skipped")
             continue
         sources.append(source)
-    ingestor = Ingestor(
-        runtime.index,
-        runtime.encoders,
-        runtime.encoders.token_counter(),
-        max_tokens=settings.max_tokens,
-        overlap_tokens=settings.overlap_tokens,
-        on_error=errors.append,
+    convert = wiring.settings.convert
+    ingestor = wiring.ingestor(runtime, on_error=errors.append)
+    ingestor.ingest_sources(
+        sources, convert.options(), workers=convert.workers, timeout=convert.timeout, cache=convert.cache()
     )
-    ingestor.ingest_sources(sources, ConvertOptions())
     r = ingestor.report
     return {
         "added": r.added,

@@ -2,8 +2,8 @@
 queue and say so), every event recorded in the run store and handed to whoever is listening live.
 
 A run goes on when its client disconnects; a client that reconnects asks for the events after the last one it
-saw (``Last-Event-ID``) and gets the stored ones, then the live ones. All run-store access happens on the
-event loop's thread (the store's SQLite connection is shared).
+saw (``Last-Event-ID``) and gets the stored ones, then the live ones. Run-store calls may block (SQLite), so
+they run off the event loop; events travel as typed ``RunEvent``s, stored ones read back by ``parse_event``.
 """
 
 from __future__ import annotations
@@ -13,29 +13,39 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
-from sleuth.agent.events import RunEvent
-from sleuth.agent.research.pipeline import ResearchOptions, ResearchRun
-from sleuth.agent.research.service import drive
-from sleuth.agent.runs import RunStore, new_run_id
-from sleuth.agent.runtime import Runtime
-from sleuth.agent.templates import Template
+from sleuth.agent import (
+    TERMINAL,
+    ResearchOptions,
+    ResearchRun,
+    RunEvent,
+    RunFolders,
+    RunStore,
+    Runtime,
+    Template,
+    Wiring,
+    drive,
+    new_run_id,
+    parse_event,
+)
 
 log = logging.getLogger(__name__)
-_TERMINAL = {"complete", "failed", "review"}
 
 
 @dataclass
 class _Live:
-    queues: list[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=list)
+    queues: list[asyncio.Queue[RunEvent | None]] = field(default_factory=list)
     done: bool = False
 
 
 class RunManager:
-    def __init__(self, runtime: Runtime, store: RunStore, max_running: int) -> None:
+    def __init__(
+        self, wiring: Wiring, runtime: Runtime, store: RunStore, folders: RunFolders, max_running: int
+    ) -> None:
+        self.wiring = wiring
         self.runtime = runtime
         self.store = store
+        self.folders = folders
         self._slots = asyncio.Semaphore(max_running)
         self._queued: list[str] = []
         self._live: dict[str, _Live] = {}
@@ -43,8 +53,8 @@ class RunManager:
 
     def start(self, query: str, template: Template, options: ResearchOptions) -> str:
         """Start a run in the background; returns its id at once."""
-        run_id = new_run_id()
-        run = ResearchRun(self.runtime, run_id, query, template, options)
+        run_id: str = new_run_id()
+        run = self.wiring.research_run(self.runtime, run_id, query, template, options)
         self._live[run_id] = _Live()
         self._queued.append(run_id)
         task = asyncio.create_task(self._run(run))
@@ -65,8 +75,8 @@ class RunManager:
         async with self._slots:
             self._queued.remove(run.run_id)
             try:
-                async for event in drive(run, self.store):
-                    self._publish(live, event.model_dump(mode="json"))
+                async for event in drive(run, self.store, self.folders):
+                    self._publish(live, event)
             except Exception:  # recorded as a failed event by the pipeline; the server goes on
                 log.exception("run %s failed", run.run_id)
             finally:
@@ -74,23 +84,27 @@ class RunManager:
                 for queue in live.queues:
                     queue.put_nowait(None)
 
-    def _publish(self, live: _Live, event: dict[str, Any]) -> None:
+    def _publish(self, live: _Live, event: RunEvent) -> None:
         for queue in live.queues:
             queue.put_nowait(event)
 
-    async def events(self, run_id: str, after: int = 0) -> AsyncIterator[dict[str, Any]]:
+    async def _stored(self, run_id: str, after: int) -> list[RunEvent]:
+        rows = await asyncio.to_thread(lambda: list(self.store.events(run_id, after)))
+        return [parse_event(row) for row in rows]
+
+    async def events(self, run_id: str, after: int = 0) -> AsyncIterator[RunEvent]:
         """Stored events after ``after``, then live ones until the run ends (a finished run: stored only)."""
         live = self._live.get(run_id)
-        queue: asyncio.Queue[dict[str, Any] | None] | None = None
+        queue: asyncio.Queue[RunEvent | None] | None = None
         if live is not None and not live.done:
             queue = asyncio.Queue()
             live.queues.append(queue)
         try:
             last = after
-            for event in self.store.events(run_id, after):
-                last = int(event["seq"])
+            for event in await self._stored(run_id, after):
+                last = event.seq
                 yield event
-                if event.get("type") in _TERMINAL:
+                if _terminal(event):
                     return
             if queue is None:
                 return
@@ -98,14 +112,14 @@ class RunManager:
                 item = await queue.get()
                 if item is None:
                     # Anything recorded between the replay and the subscription.
-                    for event in self.store.events(run_id, last):
+                    for event in await self._stored(run_id, last):
                         yield event
                     return
-                if int(item["seq"]) <= last:
+                if item.seq <= last:
                     continue
-                last = int(item["seq"])
+                last = item.seq
                 yield item
-                if item.get("type") in _TERMINAL:
+                if _terminal(item):
                     return
         finally:
             if queue is not None and live is not None and queue in live.queues:
@@ -117,7 +131,11 @@ class RunManager:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-def event_frame(event: dict[str, Any] | RunEvent) -> str:
+def _terminal(event: RunEvent) -> bool:
+    return str(getattr(event, "type", "")) in TERMINAL
+
+
+def event_frame(event: RunEvent) -> str:
     """One Server-Sent Events frame: the event's sequence number as its id, its type as the event name."""
-    data = event.model_dump(mode="json") if isinstance(event, RunEvent) else event
-    return f"id: {data.get('seq', 0)}\nevent: {data.get('type', 'message')}\ndata: {json.dumps(data)}\n\n"
+    kind = str(getattr(event, "type", "message"))
+    return f"id: {event.seq}\nevent: {kind}\ndata: {json.dumps(event.model_dump(mode='json'))}\n\n"

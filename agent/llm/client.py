@@ -40,23 +40,6 @@ class LLMConfig:
     temperature: float = 0.0
 
 
-def config_from(settings: Any, **overrides: Any) -> LLMConfig | None:
-    """The LLM configuration of ``Settings`` (None when no endpoint and model are set)."""
-    if not (settings.llm_base_url and settings.llm_model):
-        return None
-    values = {
-        "base_url": settings.llm_base_url,
-        "model": settings.llm_model,
-        "api_key": settings.llm_api_key or "none",
-        "mode": settings.llm_mode,
-        "timeout": settings.llm_timeout,
-        "retries": settings.llm_retries,
-        "max_calls": settings.llm_max_calls,
-        "max_tokens": settings.llm_max_tokens,
-    }
-    return LLMConfig(**{**values, **overrides})
-
-
 @dataclass
 class LLMUsage:
     calls: int = 0

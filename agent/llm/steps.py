@@ -25,6 +25,7 @@ from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims, terms_supported, whitespace_match
 from sleuth.agent.research.plan import ExtractivePlanner, Question
+from sleuth.agent.research.steps import ResearchSteps
 from sleuth.agent.research.synthesis import ExtractiveSynthesizer
 from sleuth.agent.research.text import named_things, term_set
 from sleuth.agent.templates import SectionSpec, Template
@@ -384,3 +385,40 @@ def fence(aliases: Mapping[str, Evidence]) -> str:
         source = (e.title or e.document_id or e.url or "").replace('"', "'")
         parts.append(f'<evidence id="{alias}" source="{source}">\n{text}\n</evidence>')
     return "\n".join(parts)
+
+
+def llm_steps(
+    client: LLMClient, query: str, *, brief: str | None = None, refine: bool = False
+) -> ResearchSteps:
+    """The research steps with ``client`` behind each: planner, writer, quote reader, facts, follow-ups; their
+    counts (and the client's calls and tokens) go into the report's ``metrics.llm``."""
+    planner = LLMPlanner(client)
+    planner.brief = brief
+    writer = LLMSynthesizer(client, query, refine=refine)
+    facts = FactExtractor(client)
+    scorer = EvidenceScorer(client)
+    leads = LeadWriter(client)
+
+    def metrics() -> dict[str, Any]:
+        return {
+            **client.usage.as_dict(),
+            "planner_rejected": planner.rejected,
+            "sections_written_extractively": writer.fallbacks,
+            "invented_evidence_ids": writer.invented_ids,
+            "refined_sections": writer.refined,
+            "refinements_rejected": writer.refinements_rejected,
+            "facts_dropped": facts.dropped,
+            "quotes_chosen": scorer.accepted,
+            "quotes_not_verbatim": scorer.not_verbatim,
+            "leads_rejected": leads.rejected,
+        }
+
+    return ResearchSteps(
+        planner=planner,
+        synthesizer=writer,
+        scorer=scorer,
+        facts=facts,
+        lead_writer=leads,
+        metrics=metrics,
+        close=client.close,
+    )

@@ -18,13 +18,15 @@ from urllib.parse import urlsplit
 
 from sleuth.agent.events import RunComplete
 from sleuth.agent.report import Report
-from sleuth.agent.research.pipeline import ResearchOptions, ResearchRun
-from sleuth.agent.research.service import write_report
-from sleuth.agent.runtime import Runtime
+from sleuth.agent.research.options import ResearchOptions
+from sleuth.agent.research.pipeline import ResearchRun
+from sleuth.agent.runs import write_report
 from sleuth.agent.templates import Template
+from sleuth.ingest.errors import InputError
+from sleuth.retrieval.search import Searcher
 
 
-class EvalError(ValueError):
+class EvalError(InputError, ValueError):
     """A questions file that cannot be used; one line naming the file, the line and the reason."""
 
 
@@ -92,8 +94,13 @@ def load_questions(path: Path) -> list[JudgedQuestion]:
     return out
 
 
+#: Builds the research run of one judged question (the composition root's ``research_run``).
+RunFactory = Callable[[str, str, Template, ResearchOptions], ResearchRun]
+
+
 def evaluate_research(
-    runtime: Runtime,
+    new_run: RunFactory,
+    searcher: Searcher,
     template: Template,
     questions: Sequence[JudgedQuestion],
     options: ResearchOptions,
@@ -104,10 +111,11 @@ def evaluate_research(
     rows: list[QuestionResult] = []
     for judged in questions:
         started = time.monotonic()
-        report = asyncio.run(_research(runtime, template, judged, options))
+        run = new_run(f"eval-{judged.id}", judged.question, template, options)
+        report = asyncio.run(_research(run, judged))
         seconds = time.monotonic() - started
         cited = _cited(report)
-        ranked = runtime.searcher.rank_documents(judged.question, k=max(1, len(cited)))
+        ranked = searcher.rank_documents(judged.question, k=max(1, len(cited)))
         baseline = [_key(doc) for doc, _ in ranked]
         if out_dir is not None:
             write_report(report, out_dir / judged.id)
@@ -128,13 +136,10 @@ def evaluate_research(
     return rows
 
 
-async def _research(
-    runtime: Runtime, template: Template, judged: JudgedQuestion, options: ResearchOptions
-) -> Report:
-    run = ResearchRun(runtime, f"eval-{judged.id}", judged.question, template, options)
+async def _research(run: ResearchRun, judged: JudgedQuestion) -> Report:
     async for event in run.events():
         if isinstance(event, RunComplete):
-            return Report.model_validate(event.report)
+            return event.report
     raise RuntimeError(f"research on {judged.id} ended without a report")
 
 

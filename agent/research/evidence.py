@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from sleuth.agent.research.text import Span, sentence_spans, term_set, words
+from sleuth.agent.research.text import Span, sentence_spans, words
 
 Kind = Literal["corpus", "web"]
 _MAX_QUOTE_CHARS = 600
@@ -44,6 +44,11 @@ class Passage:
     url: str | None = None
     score: float = 0.0
     rank: int = 0
+
+    @property
+    def document_key(self) -> str:
+        """What counts as one document: its id, or the page's URL."""
+        return self.document_id or self.url or ""
 
 
 class Evidence(BaseModel):
@@ -210,7 +215,3 @@ class Ledger:
 
     def documents(self, section_id: str | None = None) -> set[str]:
         return {e.document_key for e in self.live() if section_id is None or section_id in e.sections}
-
-
-def quote_terms(evidence: Evidence) -> frozenset[str]:
-    return term_set(evidence.quote)

@@ -11,6 +11,12 @@ from pathlib import Path
 from sleuth.ingest.convert import Converted, ConvertOptions, Format
 
 
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/sleuth/conversions``, else ``~/.cache/sleuth/conversions``."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "sleuth" / "conversions"
+
+
 def file_digest(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as fh:

@@ -18,6 +18,7 @@ import numpy as np
 
 from sleuth.ingest.convert import accents, ligatures
 from sleuth.ingest.convert.metadata import DocumentMeta, parse_date
+from sleuth.ingest.errors import InputError
 
 _MONO = re.compile(r"(mono|courier|consol|cmtt|sfmono|menlo|typewriter|code|lmmono|\btt\b|cmvtt)", re.I)
 _BOLD = re.compile(r"(bold|black|heavy|semibold|demi|cmbx|cmb\d|\bbx\b|-bd\b|,b\b)", re.I)
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 _SUBSET = re.compile(r"^/?[A-Z]{6}\+")
 
 
-class PdfReadError(Exception):
+class PdfReadError(InputError):
     """The PDF cannot be read (corrupt, encrypted, ...); the message is the reason."""
 
 

@@ -6,6 +6,8 @@ import zipfile
 from enum import StrEnum
 from pathlib import Path
 
+from sleuth.ingest.errors import InputError
+
 
 class Format(StrEnum):
     PDF = "pdf"
@@ -30,7 +32,7 @@ SUFFIXES: dict[str, Format] = {
 }
 
 
-class UnsupportedFormatError(ValueError):
+class UnsupportedFormatError(InputError, ValueError):
     """Content that no converter handles; the message says what it looks like."""
 
 

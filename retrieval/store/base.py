@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from sleuth.ingest.errors import ConfigurationError
 from sleuth.retrieval.encoders import SparseVector
 
 DENSE = "dense"
@@ -38,7 +39,7 @@ Fusion = Literal["rrf", "dbsf"]
 DEFAULT_FUSION: Fusion = "dbsf"
 
 
-class StoreError(RuntimeError):
+class StoreError(ConfigurationError):
     """The index cannot be opened or used; ``str()`` is one line naming the index and the reason."""
 
 

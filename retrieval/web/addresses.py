@@ -12,11 +12,13 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
+from sleuth.ingest.errors import InputError
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 _METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
 
 
-class BlockedAddressError(Exception):
+class BlockedAddressError(InputError):
     """The URL's host is, or resolves to, an address a fetch must not reach; the message says which."""
 
 

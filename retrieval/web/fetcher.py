@@ -14,6 +14,7 @@ from urllib.robotparser import RobotFileParser
 
 import httpx
 
+from sleuth.ingest.errors import InputError
 from sleuth.retrieval.web.addresses import BlockedAddressError, resolve
 from sleuth.retrieval.web.cache import CachedPage, FetchCache
 from sleuth.retrieval.web.urls import canonical_url
@@ -23,7 +24,7 @@ USER_AGENT = "sleuth/0.1 (deep-research agent; +https://github.com/sleuth-resear
 _ACCEPTED = {"text/html": "html", "application/xhtml+xml": "html", "application/pdf": "pdf"}
 
 
-class FetchError(Exception):
+class FetchError(InputError):
     """A page that was not fetched: ``str()`` names the URL and the reason in one line."""
 
     def __init__(self, url: str, reason: str) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sleuth.retrieval.web.places import diverges
-from sleuth.retrieval.web.searxng import WebResult
+from sleuth.retrieval.web.results import WebResult
 from sleuth.retrieval.web.urls import canonical_url, domain_matches, domain_of
 
 _TOKEN = re.compile(r"[^\W_]+", re.U)

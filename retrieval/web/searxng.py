@@ -1,4 +1,5 @@
-"""A SearXNG JSON API client on httpx: retries with back-off, a rate limit, explicit failures.
+"""A SearXNG JSON API client on httpx (a ``SearchProvider``): retries with back-off, a rate limit, explicit
+failures.
 
 No third-party SearXNG client is worth a dependency: the API is one GET with a handful of parameters. The
 instance may be on loopback (it is the one address sleuth is told to use, unlike the pages it returns).
@@ -10,40 +11,22 @@ import asyncio
 import email.utils
 import logging
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
+from sleuth.retrieval.web.results import SearchAnswer, SearchError, WebResult
+
+__all__ = ["SearchAnswer", "SearchError", "SearxngClient", "WebResult"]
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 400
 _RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
-class SearchError(Exception):
-    """SearXNG could not answer (down, refused, malformed); the message names the instance and why."""
-
-
-@dataclass(frozen=True, slots=True)
-class WebResult:
-    url: str
-    title: str
-    snippet: str
-    engine: str | None = None
-    published: str | None = None
-    #: Position in SearXNG's answer (0 = first).
-    position: int = 0
-
-
-@dataclass
-class SearchAnswer:
-    query: str
-    results: list[WebResult] = field(default_factory=list)
-    unresponsive: list[str] = field(default_factory=list)
-
-
 class SearxngClient:
     """``await client.search(query)``; one instance per run (its rate limit is per instance)."""
+
+    name = "SearXNG"
 
     def __init__(
         self,
@@ -57,6 +40,7 @@ class SearxngClient:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.name = f"SearXNG at {self.base_url}"
         self.retries = retries
         self.min_interval = min_interval
         self.max_backoff = max_backoff

@@ -1,10 +1,11 @@
-"""Web evidence for one run: search SearXNG, gate the results, fetch the best pages, convert and chunk them
-with the corpus's own converter and chunker, and rank the chunks against the question.
+"""Web evidence for one run: search the web (a ``SearchProvider``: SearXNG unless the composition root
+chooses another), gate the results, fetch the best pages, convert and chunk them with the corpus's own
+converter and chunker, and rank the chunks against the question.
 
 A web chunk becomes a ``WebChunk``: its text (verbatim Markdown of the page), the page's URL, title and date
 (published date from the page's metadata, else ``Last-Modified``), so that evidence cut from it can be cited
 and checked as corpus evidence is. Failures are counted in ``stats`` and logged; a run goes on without the web
-when SearXNG is down.
+when the search provider is down.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from sleuth.retrieval.encoders import Encoders
 from sleuth.retrieval.web.cache import FetchCache
 from sleuth.retrieval.web.fetcher import FetchedPage, Fetcher, FetchError, FetchPolicy
 from sleuth.retrieval.web.gatekeeper import GatePolicy, gate
-from sleuth.retrieval.web.searxng import SearchError, SearxngClient
+from sleuth.retrieval.web.results import SearchError, SearchProvider
 from sleuth.retrieval.web.urls import canonical_url
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,6 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class WebConfig:
-    searxng_url: str
     pages_per_question: int = 3
     chunks_per_page: int = 4
     max_tokens: int = 256
@@ -86,15 +86,15 @@ class WebStats:
 class WebSearch:
     """One per run (its page budget, deadline and rate limit are the run's); ``await aclose()`` at the end."""
 
-    def __init__(self, config: WebConfig, encoders: Encoders, counter: TokenCounter) -> None:
+    def __init__(
+        self, config: WebConfig, provider: SearchProvider, encoders: Encoders, counter: TokenCounter
+    ) -> None:
         self.config = config
         self.encoders = encoders
         self.counter = counter
         self.stats = WebStats()
         self.cache = FetchCache(config.cache_path, config.cache_ttl) if config.cache_path else None
-        self.client = SearxngClient(
-            config.searxng_url, timeout=config.fetch.timeout, user_agent=config.fetch.user_agent
-        )
+        self.client = provider
         self.fetcher = Fetcher(config.fetch, self.cache)
         #: Every chunk handed out, by id: the text quotes are checked against.
         self.chunks: dict[str, WebChunk] = {}

@@ -1,34 +1,64 @@
 """The MCP server (official ``mcp`` SDK, stdio): ``search``, ``research`` and ``templates`` over the corpus,
-so that editors and agents can use it directly. One runtime serves every call."""
+so that editors and agents can use it directly. One runtime serves every call.
+
+sleuth's exception tree is mapped here once: an error sleuth raised on purpose becomes a ``ToolError``
+with its one-line message (the model reads it; the server logs it without a traceback), anything else is a
+crash the SDK reports as such.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
-from sleuth.agent.events import RunComplete, RunFailed
-from sleuth.agent.report import Report
-from sleuth.agent.research.pipeline import ResearchRun
-from sleuth.agent.research.service import ReportFiles, drive, options_from
-from sleuth.agent.runs import RunStore, new_run_id
-from sleuth.agent.runtime import Runtime
-from sleuth.agent.settings import Settings
-from sleuth.agent.templates import TemplateLibrary
-from sleuth.retrieval.search import SearchFilters
+from sleuth.agent import ReportFiles, RunComplete, RunFailed, Runtime, Wiring, drive, new_run_id
+from sleuth.ingest import SleuthError
+from sleuth.retrieval import SearchFilters
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
-def build_server(settings: Settings, runtime: Runtime) -> MCPServer:
+def _one_line_errors(tool: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    @wraps(tool)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await tool(*args, **kwargs)
+        except SleuthError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper
+
+
+def _one_line_errors_sync(tool: Callable[P, T]) -> Callable[P, T]:
+    @wraps(tool)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return tool(*args, **kwargs)
+        except SleuthError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper
+
+
+def build_server(wiring: Wiring, runtime: Runtime) -> MCPServer:
+    settings = wiring.settings
     server = MCPServer("sleuth", instructions="Search and research over a local document corpus.")
-    templates = TemplateLibrary(settings.templates_dir)
+    templates = wiring.templates()
 
     @server.tool(description="Hybrid search over the corpus: the k best chunks with their sources.")
+    @_one_line_errors_sync
     def search(query: str, k: int = 8) -> list[dict[str, Any]]:
         hits = runtime.searcher.search(query, k=max(1, min(k, 50)), filters=SearchFilters())
         keys = ("chunk_id", "document_id", "score", "section_path", "content", "source", "page_start")
         return [{key: getattr(h, key) for key in keys} for h in hits]
 
     @server.tool(name="templates", description="The report templates: name, title and sections.")
+    @_one_line_errors_sync
     def list_templates() -> list[dict[str, Any]]:
         out = []
         for template in templates:
@@ -47,24 +77,22 @@ def build_server(settings: Settings, runtime: Runtime) -> MCPServer:
         description="Research a question with a report template (see templates); returns the report JSON "
         "(every claim anchored to verbatim evidence) and the path of report.md."
     )
+    @_one_line_errors
     async def research(
         query: str, template: str = "brief", depth: int = 2, web: bool = False
     ) -> dict[str, Any]:
         spec = templates.load(template)
-        options = options_from(
-            settings,
-            depth=max(0, min(depth, 6)),
-            web=web and bool(settings.searxng_url),
-            llm=bool(settings.llm_base_url and settings.llm_model),
+        options = wiring.research_options(
+            depth=max(0, min(depth, 6)), web=web and settings.web.configured, llm=settings.llm.configured
         )
-        store = RunStore(settings.runs_dir)
+        store = wiring.run_store()
         files: list[ReportFiles] = []
         report: dict[str, Any] | None = None
         try:
-            run = ResearchRun(runtime, new_run_id(), query, spec, options)
-            async for event in drive(run, store, on_files=files.append):
+            run = wiring.research_run(runtime, new_run_id(), query, spec, options)
+            async for event in drive(run, store, wiring.run_folders(), on_files=files.append):
                 if isinstance(event, RunComplete):
-                    report = Report.model_validate(event.report).model_dump(mode="json")
+                    report = event.report.model_dump(mode="json")
                 elif isinstance(event, RunFailed):
                     raise RuntimeError(f"research failed: {event.error}")
         finally:

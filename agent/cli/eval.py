@@ -6,22 +6,17 @@ import json
 import sys
 import tempfile
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import cast
 
 import click
 from rich.console import Console
 
-from sleuth.agent.progress import IngestDisplay
-from sleuth.agent.research.evaluation import EvalError, evaluate_research, load_questions, summarize
-from sleuth.agent.research.service import options_from
-from sleuth.agent.settings import Settings
-from sleuth.agent.templates import TemplateError, TemplateLibrary
-from sleuth.agent.workspace import index_options, make_ingestor, open_workspace, progress_bar
-from sleuth.retrieval.beir import Dataset, DatasetError, write_trec_run
-from sleuth.retrieval.evaluation import evaluate, index_corpus
-from sleuth.retrieval.search import Searcher
-from sleuth.retrieval.store.base import Fusion, Mode
+from sleuth.agent import Wiring, evaluate_research, load_questions, summarize
+from sleuth.agent.cli.progress import IngestDisplay
+from sleuth.agent.cli.workspace import index_options, make_ingestor, open_workspace, progress_bar
+from sleuth.retrieval import Dataset, Fusion, Mode, evaluate, index_corpus, write_trec_run
 
 
 @click.group("eval")
@@ -46,7 +41,7 @@ def eval_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON.")
 @click.pass_obj
 def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     dataset_dir: Path,
     mode: str,
     fusion: str | None,
@@ -55,28 +50,22 @@ def eval_retrieval_command(  # noqa: PLR0917 - click passes options as parameter
     as_json: bool,
 ) -> None:
     """Ingest DATASET_DIR's corpus, rank documents per judged query; nDCG@10, Recall@10/100, MRR@10."""
-    try:
-        dataset = Dataset.load(dataset_dir)
-    except DatasetError as exc:
-        raise click.UsageError(str(exc)) from exc
+    dataset = Dataset.load(dataset_dir)
     console = Console(stderr=True)
     with ExitStack() as stack:
         folder = index_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="sleuth-eval-")))
-        ws = stack.enter_context(open_workspace(settings, index_dir=folder, qdrant_url=None, create=True))
+        ws = stack.enter_context(open_workspace(wiring, index_dir=folder, qdrant_url=None, create=True))
         corpus = dataset.root / "corpus.jsonl"
         with IngestDisplay(console, _count_lines(corpus), corpus.stat().st_size, label="indexing") as display:
-            ingestor = make_ingestor(settings, ws, console, display)
-            try:
-                index_corpus(dataset, ingestor)
-            except DatasetError as exc:
-                raise click.UsageError(str(exc)) from exc
+            ingestor = make_ingestor(wiring, ws, console, display)
+            index_corpus(dataset, ingestor)
         progress = stack.enter_context(progress_bar(console))
         queries = progress.add_task("querying", total=len(dataset.queries))
         result = evaluate(
             dataset,
-            Searcher(ws.index, ws.encoders),
+            ws.searcher,
             mode=cast(Mode, mode),
-            fusion=cast(Fusion, fusion or settings.fusion),
+            fusion=cast(Fusion, fusion or wiring.settings.index.fusion),
             progress=lambda n: progress.advance(queries, n),
         )
     if run_out is not None:
@@ -107,7 +96,7 @@ def _count_lines(path: Path) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics (and per-question rows) as JSON.")
 @click.pass_obj
 def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     questions_file: Path,
     template_name: str,
     index_dir: Path | None,
@@ -121,27 +110,28 @@ def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
     """Research each question of QUESTIONS_FILE (JSON Lines: id, question, gold_sources) and score the
     documents the reports cite against the gold sources, next to one hybrid search per question that
     returns as many documents as the report cites."""
-    try:
-        questions = load_questions(questions_file)
-        template = TemplateLibrary(settings.templates_dir).load(template_name)
-    except (EvalError, TemplateError) as exc:
-        raise click.UsageError(str(exc)) from exc
+    settings = wiring.settings
+    questions = load_questions(questions_file)
+    template = wiring.templates().load(template_name)
     questions = questions[:limit] if limit else questions
     # Web and LLM are used as configured (SLEUTH_SEARXNG_URL, SLEUTH_LLM_*), as for `sleuth research`.
-    options = options_from(
-        settings,
-        depth=depth,
-        web=not offline and bool(settings.searxng_url),
-        llm=not offline and bool(settings.llm_base_url and settings.llm_model),
+    options = wiring.research_options(
+        depth=depth, web=not offline and settings.web.configured, llm=not offline and settings.llm.configured
     )
     console = Console(stderr=True)
     with (
-        open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime,
+        open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime,
         progress_bar(console) as progress,
     ):
         task = progress.add_task("researching", total=len(questions))
         rows = evaluate_research(
-            runtime, template, questions, options, out_dir=out_dir, progress=lambda: progress.advance(task)
+            partial(wiring.research_run, runtime),
+            runtime.searcher,
+            template,
+            questions,
+            options,
+            out_dir=out_dir,
+            progress=lambda: progress.advance(task),
         )
     summary = summarize(rows)
     if as_json:

@@ -9,10 +9,9 @@ from typing import cast
 
 import click
 
-from sleuth.agent.settings import Settings
-from sleuth.agent.workspace import index_options, open_workspace
-from sleuth.retrieval.search import SEARCHABLE_TYPES, Searcher, SearchFilters
-from sleuth.retrieval.store.base import Fusion, Mode
+from sleuth.agent import Wiring
+from sleuth.agent.cli.workspace import index_options, open_workspace
+from sleuth.retrieval import SEARCHABLE_TYPES, Fusion, Mode, SearchFilters
 
 
 @click.command("search")
@@ -39,7 +38,7 @@ from sleuth.retrieval.store.base import Fusion, Mode
 @click.option("--json", "as_json", is_flag=True, help="Hits as a JSON list.")
 @click.pass_obj
 def search_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     query: str,
     index_dir: Path | None,
     qdrant_url: str | None,
@@ -56,8 +55,8 @@ def search_command(  # noqa: PLR0917 - click passes options as parameters
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     filters = SearchFilters(documents, chunk_types, section)
-    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
-        searcher = Searcher(ws.index, ws.encoders)
+    with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
+        searcher = ws.searcher
         problem = searcher.check_filters(filters)
         if problem is not None:
             raise click.BadParameter(problem.message, param_hint=problem.option)
@@ -65,7 +64,7 @@ def search_command(  # noqa: PLR0917 - click passes options as parameters
             query,
             k=k,
             mode=cast(Mode, mode),
-            fusion=cast(Fusion, fusion or settings.fusion),
+            fusion=cast(Fusion, fusion or wiring.settings.index.fusion),
             filters=filters,
             neighbours=neighbours,
         )

@@ -8,18 +8,16 @@ from datetime import UTC, datetime
 
 import click
 
-from sleuth.agent.runs import RunNotFoundError, RunStore
-from sleuth.agent.settings import Settings
-from sleuth.agent.templates import TemplateError, TemplateLibrary
+from sleuth.agent import RunNotFoundError, TemplateError, Wiring
 
 
 @click.command("templates")
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @click.pass_obj
-def templates_command(settings: Settings, name: str | None, as_json: bool) -> None:
+def templates_command(wiring: Wiring, name: str | None, as_json: bool) -> None:
     """List the report templates, or show one (its sections, what each needs, its guiding questions)."""
-    library = TemplateLibrary(settings.templates_dir)
+    library = wiring.templates()
     try:
         templates = [library.load(name)] if name else list(library)
     except TemplateError as exc:
@@ -50,9 +48,10 @@ def templates_command(settings: Settings, name: str | None, as_json: bool) -> No
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @click.option("-n", "limit", type=click.IntRange(min=1), default=30, show_default=True, help="Runs to list.")
 @click.pass_obj
-def runs_command(settings: Settings, run_id: str | None, as_json: bool, limit: int) -> None:
+def runs_command(wiring: Wiring, run_id: str | None, as_json: bool, limit: int) -> None:
     """List past research runs, or show one (its status, sections and report files)."""
-    store = RunStore(settings.runs_dir)
+    store = wiring.run_store()
+    folders = wiring.run_folders()
     try:
         if run_id is None:
             rows = store.list(limit)
@@ -63,7 +62,7 @@ def runs_command(settings: Settings, run_id: str | None, as_json: bool, limit: i
                 when = datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M")
                 click.echo(f"{r.run_id}  {when}  {r.status:<8} {r.template:<22} {r.query}")
             if not rows:
-                click.echo(f"no research runs in {store.folder}", err=True)
+                click.echo(f"no research runs in {folders.root}", err=True)
             return
         try:
             row = store.get(run_id)
@@ -74,7 +73,7 @@ def runs_command(settings: Settings, run_id: str | None, as_json: bool, limit: i
             sys.stdout.write(json.dumps({**_row(row), "report": report}, ensure_ascii=False, indent=2) + "\n")
             return
         click.echo(f"{row.run_id}: {row.status}\n  query: {row.query}\n  template: {row.template}")
-        folder = store.folder / row.run_id
+        folder = folders.path(row.run_id)
         for name in ("report.md", "report.json", "ledger.json"):
             if (folder / name).is_file():
                 click.echo(f"  {name}: {folder / name}")

@@ -1,4 +1,5 @@
-"""Opening the index and the encoders the settings describe, shared by ingest, search and eval."""
+"""What the commands share: the ``--index``/``--qdrant-url`` options, the runtime opened for a command (setup
+problems as the CLI's one-line errors), an ingestor reporting failed inputs on stderr, a progress bar."""
 
 from __future__ import annotations
 
@@ -10,13 +11,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sleuth.agent.runtime import Runtime, SetupError
-from sleuth.agent.settings import Settings
-from sleuth.retrieval.encoders import Encoders, ModelLoadError
-from sleuth.retrieval.ingestion import Ingestor, IngestProgress
-
-#: What the commands work with: the runtime (models, index, searcher).
-Workspace = Runtime
+from sleuth.agent import Runtime, Wiring
+from sleuth.retrieval import Encoders, Ingestor, IngestProgress
 
 
 def index_options(func: click.decorators.FC) -> click.decorators.FC:
@@ -35,20 +31,15 @@ def index_options(func: click.decorators.FC) -> click.decorators.FC:
 
 @contextmanager
 def open_workspace(
-    settings: Settings,
+    wiring: Wiring,
     *,
     index_dir: Path | None,
     qdrant_url: str | None,
     create: bool,
     encoders: Encoders | None = None,
 ) -> Iterator[Runtime]:
-    """The runtime for a command; setup problems become the CLI's one-line usage errors."""
-    try:
-        runtime = Runtime.open(
-            settings, index_dir=index_dir, qdrant_url=qdrant_url, create=create, encoders=encoders
-        )
-    except SetupError as exc:
-        raise click.UsageError(str(exc)) from exc
+    """The runtime for a command, closed at the end (a problem opening it is a ``SetupError`` line)."""
+    runtime = wiring.runtime(index_dir=index_dir, qdrant_url=qdrant_url, create=create, encoders=encoders)
     with runtime:
         yield runtime
 
@@ -67,22 +58,11 @@ def progress_bar(console: Console) -> Progress:
 
 
 def make_ingestor(
-    settings: Settings, ws: Workspace, console: Console, progress: IngestProgress | None = None
+    wiring: Wiring, runtime: Runtime, console: Console, progress: IngestProgress | None = None
 ) -> Ingestor:
-    """An ingestor with the configured chunking that reports each failed input as one stderr line.
-
-    Tokens are counted by the tokenizer of the dense model that embeds them (``Encoders.token_counter``).
-    """
-    try:
-        counter = ws.encoders.token_counter()
-    except ModelLoadError as exc:
-        raise click.UsageError(f"{exc} (run `make models`)") from exc
-    return Ingestor(
-        ws.index,
-        ws.encoders,
-        counter,
-        max_tokens=settings.max_tokens,
-        overlap_tokens=settings.overlap_tokens,
+    """An ingestor with the configured chunking that reports each failed input as one stderr line."""
+    return wiring.ingestor(
+        runtime,
         on_error=lambda line: console.print(
             f"sleuth: error: {line}", markup=False, highlight=False, soft_wrap=True
         ),

@@ -1,7 +1,8 @@
 """The ``sleuth`` command line: one entry point in front of ingest, retrieval and the research agent.
 
-Errors are one line on stderr (a traceback only with ``--debug``); exit codes follow the contract:
-0 success, 1 some inputs failed, 2 usage or configuration error.
+Errors are one line on stderr (a traceback only with ``--debug``); exit codes follow the contract: 0 success,
+1 some inputs failed, 2 usage or configuration error (``sleuth.ingest.cli_runner`` maps the exception tree).
+The group builds the composition root (``Wiring``) from the settings once and hands it to every command.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from pathlib import Path
 
 import click
 
-from sleuth.agent.console import configure_logging
-from sleuth.agent.eval_command import eval_group
-from sleuth.agent.ingest_command import ingest_command, remove_command
-from sleuth.agent.research_command import research_command
-from sleuth.agent.runs_command import runs_command, templates_command
-from sleuth.agent.search_command import search_command
-from sleuth.agent.serve_command import mcp_command, serve_command
-from sleuth.agent.settings import Settings, SettingsError, load_settings
-from sleuth.agent.templates import TemplateError
+from sleuth.agent import Settings, Wiring, load_settings
+from sleuth.agent.cli.console import configure_logging
+from sleuth.agent.cli.eval import eval_group
+from sleuth.agent.cli.ingest import ingest_command, remove_command
+from sleuth.agent.cli.research import research_command
+from sleuth.agent.cli.runs import runs_command, templates_command
+from sleuth.agent.cli.search import search_command
+from sleuth.agent.cli.serve import mcp_command, serve_command
 from sleuth.ingest.chunk import chunk_command
 from sleuth.ingest.cli_runner import run_click
 from sleuth.ingest.convert_command import convert_command
@@ -39,7 +39,7 @@ def app(ctx: click.Context, config: Path | None, verbose: bool, debug: bool) -> 
     """Deep research over your own documents and the web, every claim anchored to verbatim evidence."""
     settings = load_settings(config)
     configure_logging("DEBUG" if debug else ("INFO" if verbose else settings.log_level))
-    ctx.obj = settings
+    ctx.obj = Wiring(settings)
     ctx.default_map = _command_defaults(settings)
 
 
@@ -58,36 +58,33 @@ app.add_command(mcp_command)
 
 def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
     """Settings become the defaults of each command's options; explicit flags still win."""
+    convert = settings.convert
     conversion: dict[str, object] = {
-        "max_file_mb": settings.max_file_mb,
-        "max_pages": settings.max_pages,
-        "timeout": settings.conversion_timeout,
-        "pdf_mode": settings.pdf_mode,
-        "docling_artifacts": str(settings.docling_artifacts) if settings.docling_artifacts else None,
-        "cache_dir": str(settings.cache_dir),
+        "max_file_mb": convert.max_file_mb,
+        "max_pages": convert.max_pages,
+        "timeout": convert.timeout,
+        "pdf_mode": convert.pdf_mode,
+        "docling_artifacts": str(convert.docling_artifacts) if convert.docling_artifacts else None,
+        "cache_dir": str(convert.cache_dir),
     }
     return {
         "chunk": {
-            "max_tokens": settings.max_tokens,
-            "overlap_tokens": settings.overlap_tokens,
-            "tokenizer": str(settings.tokenizer_dir),
-            "workers": settings.workers,
+            "max_tokens": settings.index.max_tokens,
+            "overlap_tokens": settings.index.overlap_tokens,
+            "tokenizer": str(settings.index.tokenizer_dir),
+            "workers": convert.workers,
             **conversion,
         },
         "convert": conversion,
-        "ingest": {"workers": settings.workers, **conversion},
+        "ingest": {"workers": convert.workers, **conversion},
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and turn every failure into the contract's one line and exit code."""
-    return run_click(app, argv, "sleuth", config_errors=(SettingsError, TemplateError))
+    return run_click(app, argv, "sleuth")
 
 
 def run() -> None:
     """Console-script entry point."""
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

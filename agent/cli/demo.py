@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sleuth.agent.cli import main as sleuth
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = [REPO / "data" / "sample", REPO / "data" / "pdf"]
 QUESTION = (
     "Which companies lead the semiconductor and electronics industry, and what materials does it depend on?"

@@ -2,24 +2,21 @@
 
 The store is a consumer of a run's event stream: ``record(event)`` appends the event to the log and keeps the
 run row current; the ledger of a reviewed run and the report of a finished one are stored as artifacts (a
-resumed run adds a new version instead of overwriting). WAL mode and a busy timeout let several processes
-(the CLI, an API server) read and write at once. Each run also has a folder for its report files.
+resumed run adds a new version instead of overwriting).
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sleuth.agent.events import RunEvent
+from sleuth.agent.events import TERMINAL, RunEvent
+from sleuth.agent.runs.base import RunNotFoundError, RunRow
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -49,32 +46,12 @@ CREATE TABLE IF NOT EXISTS artifacts (
     PRIMARY KEY (run_id, name, version)
 );
 """
-_STATUS = {"complete": "complete", "review": "review", "failed": "failed"}
 
 
-class RunNotFoundError(KeyError):
-    def __str__(self) -> str:
-        return f"no research run {self.args[0]!r}"
+class SqliteRunStore:
+    """Runs in ``FOLDER/runs.sqlite``: WAL mode and a busy timeout let several processes (the CLI, a server)
+    read and write at once; one lock serialises this process's threads on the shared connection."""
 
-
-@dataclass(frozen=True, slots=True)
-class RunRow:
-    run_id: str
-    created_at: float
-    updated_at: float
-    query: str
-    template: str
-    status: str
-    options: dict[str, Any]
-    summary: dict[str, Any] | None
-
-
-def new_run_id() -> str:
-    """Sortable by time, unique: ``20261123-142501-3fa9c2``."""
-    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
-
-
-class RunStore:
     def __init__(self, folder: Path) -> None:
         self.folder = folder.expanduser()
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -85,12 +62,8 @@ class RunStore:
         self._lock = threading.Lock()
 
     def close(self) -> None:
-        self._db.close()
-
-    def run_dir(self, run_id: str) -> Path:
-        path = self.folder / run_id
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        with self._lock:
+            self._db.close()
 
     # -- writing
 
@@ -115,10 +88,10 @@ class RunStore:
             self._db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?)", (event.run_id, next_seq, kind, event.at, body)
             )
-            if kind in _STATUS:
+            if kind in TERMINAL:
                 self._db.execute(
                     "UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?",
-                    (_STATUS[kind], time.time(), event.run_id),
+                    (kind, time.time(), event.run_id),
                 )
             else:
                 self._db.execute(
@@ -146,36 +119,44 @@ class RunStore:
     # -- reading
 
     def get(self, run_id: str) -> RunRow:
-        row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        with self._lock:
+            row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is None:
             raise RunNotFoundError(run_id)
         return _row(row)
 
     def list(self, limit: int = 50) -> list[RunRow]:
-        rows = self._db.execute("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,)).fetchall()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,)
+            ).fetchall()
         return [_row(r) for r in rows]
 
     def events(self, run_id: str, after: int = 0) -> Iterator[dict[str, Any]]:
         """The run's events in order, those after sequence number ``after`` (a reconnecting client's)."""
-        cursor = self._db.execute(
-            "SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after)
-        )
-        for (body,) in cursor:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after)
+            ).fetchall()
+        for (body,) in rows:
             yield json.loads(body)
 
     def artifact(self, run_id: str, name: str, version: int | None = None) -> Any | None:
         """The latest version of an artifact (or the given one), None when there is none."""
+        with self._lock:
+            row = self._artifact_row(run_id, name, version)
+        return json.loads(row[0]) if row else None
+
+    def _artifact_row(self, run_id: str, name: str, version: int | None) -> Any:
         if version is None:
-            row = self._db.execute(
+            return self._db.execute(
                 "SELECT body FROM artifacts WHERE run_id = ? AND name = ? ORDER BY version DESC LIMIT 1",
                 (run_id, name),
             ).fetchone()
-        else:
-            row = self._db.execute(
-                "SELECT body FROM artifacts WHERE run_id = ? AND name = ? AND version = ?",
-                (run_id, name, version),
-            ).fetchone()
-        return json.loads(row[0]) if row else None
+        return self._db.execute(
+            "SELECT body FROM artifacts WHERE run_id = ? AND name = ? AND version = ?",
+            (run_id, name, version),
+        ).fetchone()
 
 
 def _row(row: tuple[Any, ...]) -> RunRow:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from sleuth.agent.settings import Settings
-from sleuth.agent.workspace import index_options, open_workspace
+from sleuth.agent import Wiring
+from sleuth.agent.cli.workspace import index_options, open_workspace
 
 
 @click.command("serve")
@@ -16,24 +16,24 @@ from sleuth.agent.workspace import index_options, open_workspace
 @index_options
 @click.pass_obj
 def serve_command(
-    settings: Settings, host: str, port: int, index_dir: Path | None, qdrant_url: str | None
+    wiring: Wiring, host: str, port: int, index_dir: Path | None, qdrant_url: str | None
 ) -> None:
     """Serve the HTTP API (OpenAPI schema at /openapi.json) and the report viewer at /."""
     import uvicorn  # noqa: PLC0415 - only the server needs it
 
     from sleuth.agent.api.app import create_app  # noqa: PLC0415
 
-    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as runtime:
-        app = create_app(settings, runtime)
+    with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as runtime:
+        app = create_app(wiring, runtime)
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
 
 
 @click.command("mcp")
 @index_options
 @click.pass_obj
-def mcp_command(settings: Settings, index_dir: Path | None, qdrant_url: str | None) -> None:
+def mcp_command(wiring: Wiring, index_dir: Path | None, qdrant_url: str | None) -> None:
     """Serve the tools search, research and templates over MCP on stdio."""
-    from sleuth.agent.mcp_server import build_server  # noqa: PLC0415
+    from sleuth.agent.mcp.server import build_server  # noqa: PLC0415
 
-    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as runtime:
-        build_server(settings, runtime).run("stdio")
+    with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as runtime:
+        build_server(wiring, runtime).run("stdio")

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import click
 
-from sleuth.agent.console import STDERR
-from sleuth.agent.progress import IngestDisplay
-from sleuth.agent.settings import Settings
-from sleuth.agent.workspace import index_options, make_ingestor, open_workspace
+from sleuth.agent import Wiring
+from sleuth.agent.cli.console import STDERR
+from sleuth.agent.cli.progress import IngestDisplay
+from sleuth.agent.cli.workspace import index_options, make_ingestor, open_workspace
+from sleuth.ingest import CONVERTIBLE_SUFFIXES, SourceError, iter_sources
 from sleuth.ingest.cli_options import Conversion, conversion_options
-from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES
-from sleuth.ingest.sources import SourceError, iter_sources
-from sleuth.retrieval.ingestion import IngestReport, Shard
+from sleuth.retrieval import IngestReport, Shard
 
 
 @click.command("ingest")
@@ -36,7 +35,7 @@ from sleuth.retrieval.ingestion import IngestReport, Shard
 @conversion_options
 @click.pass_obj
 def ingest_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     paths: tuple[Path, ...],
     index_dir: Path | None,
     qdrant_url: str | None,
@@ -60,9 +59,10 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
     sources = list(iter_sources(paths, CONVERTIBLE_SUFFIXES))
     total_bytes = sum(_size(s.path) for s in sources if not isinstance(s, SourceError))
 
-    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as ws:
-        with IngestDisplay(STDERR, len(sources), total_bytes, interval=settings.progress_interval) as display:
-            ingestor = make_ingestor(settings, ws, STDERR, display)
+    interval = wiring.settings.progress_interval
+    with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=True) as ws:
+        with IngestDisplay(STDERR, len(sources), total_bytes, interval=interval) as display:
+            ingestor = make_ingestor(wiring, ws, STDERR, display)
             ingestor.ingest_sources(
                 sources,
                 conversion.options,
@@ -87,7 +87,7 @@ def ingest_command(  # noqa: PLR0917 - click passes options as parameters
 @click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON on stdout.")
 @click.pass_obj
 def remove_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     paths: tuple[Path, ...],
     documents: tuple[str, ...],
     index_dir: Path | None,
@@ -100,8 +100,8 @@ def remove_command(  # noqa: PLR0917 - click passes options as parameters
     """
     if not paths and not documents:
         raise click.UsageError("name the PATHS or --document ids to remove")
-    with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
-        ingestor = make_ingestor(settings, ws, STDERR)
+    with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as ws:
+        ingestor = make_ingestor(wiring, ws, STDERR)
         removed = {**ingestor.remove_paths(list(paths)), **ingestor.remove_documents(list(documents))}
         remaining = ws.index.chunk_count()
     missing = [name for name, count in removed.items() if count == 0]

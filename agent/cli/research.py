@@ -9,17 +9,25 @@ from pathlib import Path
 
 import click
 
-from sleuth.agent.console import STDERR
-from sleuth.agent.events import RunComplete, RunEvent, RunFailed
-from sleuth.agent.progress import ResearchDisplay
-from sleuth.agent.report import Report
-from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.pipeline import ResearchRun
-from sleuth.agent.research.service import ReportFiles, ResearchError, drive, options_from, reviewed_ledger
-from sleuth.agent.runs import RunNotFoundError, RunRow, RunStore, new_run_id
-from sleuth.agent.settings import Settings
-from sleuth.agent.templates import TemplateError, TemplateLibrary
-from sleuth.agent.workspace import index_options, open_workspace
+from sleuth.agent import (
+    Evidence,
+    ReportFiles,
+    RunComplete,
+    RunEvent,
+    RunFailed,
+    RunFolders,
+    RunNotFoundError,
+    RunRow,
+    RunStore,
+    Settings,
+    Wiring,
+    drive,
+    new_run_id,
+    reviewed_ledger,
+)
+from sleuth.agent.cli.console import STDERR
+from sleuth.agent.cli.progress import ResearchDisplay
+from sleuth.agent.cli.workspace import index_options, open_workspace
 
 
 @click.command("research")
@@ -44,7 +52,7 @@ from sleuth.agent.workspace import index_options, open_workspace
 )
 @click.pass_obj
 def research_command(  # noqa: PLR0917 - click passes options as parameters
-    settings: Settings,
+    wiring: Wiring,
     question: str | None,
     template_name: str | None,
     index_dir: Path | None,
@@ -65,47 +73,51 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
     Each template section gets a status: supported, thin_evidence, not_found or stale. Prints the paths of
     report.md and report.json (or, with --json, the report).
     """
-    store = RunStore(settings.runs_dir)
+    settings = wiring.settings
+    store = wiring.run_store()
+    folders = wiring.run_folders()
     ledger: list[Evidence] = []
     try:
         if resume_id is not None:
-            row, ledger = _resumable(store, resume_id)
+            row, ledger = _resumable(store, folders, resume_id)
             question, template_name = row.query, row.template
             depth = row.options.get("depth", depth)
         elif not question or not question.strip():
             raise click.UsageError("give a QUESTION (or --resume RUN_ID)")
         if not template_name:
             raise click.UsageError("choose a report template with --template (see `sleuth templates`)")
-        try:
-            template = TemplateLibrary(settings.templates_dir).load(template_name)
-        except TemplateError as exc:
-            raise click.UsageError(str(exc)) from exc
+        template = wiring.templates().load(template_name)
         use_web = _web_wanted(settings, web, offline)
         if no_corpus and not use_web:
             raise click.UsageError("--no-corpus leaves nothing to search: enable web search (--web)")
-        options = options_from(
-            settings,
+        options = wiring.research_options(
             depth=depth,
             corpus=not no_corpus,
             web=use_web,
-            llm=not (no_llm or offline) and bool(settings.llm_base_url and settings.llm_model),
+            llm=not (no_llm or offline) and settings.llm.configured,
             review=review,
         )
         # Without the corpus the index only has to exist (the models come with the runtime).
         create = not options.use_corpus
-        with open_workspace(settings, index_dir=index_dir, qdrant_url=qdrant_url, create=create) as runtime:
+        with open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=create) as runtime:
             if options.use_corpus and runtime.index.chunk_count() == 0:
                 raise click.UsageError(
                     f"the index {runtime.store.location} holds no documents (run `sleuth ingest` first)"
                 )
-            brief = _brief(settings, question or "") if interactive and resume_id is None else None
+            brief = _brief(wiring, question or "") if interactive and resume_id is None else None
             if interactive and not options.use_llm:
                 click.echo(
                     "sleuth: --interactive needs an LLM (SLEUTH_LLM_*); researching as asked", err=True
                 )
                 brief = None
-            run = ResearchRun(
-                runtime, resume_id or new_run_id(), question or "", template, options, brief=brief
+            run = wiring.research_run(
+                runtime,
+                resume_id or new_run_id(),
+                question or "",
+                template,
+                options,
+                brief=brief,
+                resuming=resume_id is not None,
             )
             files: list[ReportFiles] = []
             final = asyncio.run(
@@ -113,6 +125,7 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
                     drive(
                         run,
                         store,
+                        folders,
                         out_dir=out_dir,
                         resume_from=ledger if resume_id is not None else None,
                         on_files=files.append,
@@ -122,34 +135,27 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
             )
     finally:
         store.close()
-    _finish(final, files, run.run_id, store, as_json)
+    _finish(final, files, run.run_id, folders, as_json)
 
 
-def _resumable(store: RunStore, run_id: str) -> tuple[RunRow, list[Evidence]]:
+def _resumable(store: RunStore, folders: RunFolders, run_id: str) -> tuple[RunRow, list[Evidence]]:
     try:
-        return store.get(run_id), reviewed_ledger(store, run_id)
+        return store.get(run_id), reviewed_ledger(store, folders, run_id)
     except RunNotFoundError as exc:
         raise click.UsageError(f"{exc} (see `sleuth runs`)") from exc
-    except ResearchError as exc:
-        raise click.UsageError(str(exc)) from exc
 
 
-def _brief(settings: Settings, question: str) -> str | None:
+def _brief(wiring: Wiring, question: str) -> str | None:
     """Ask the clarifying question (if the LLM finds the request ambiguous) and write the research brief."""
-    from sleuth.agent.llm.client import LLMClient, config_from  # noqa: PLC0415
-    from sleuth.agent.llm.steps import Clarifier  # noqa: PLC0415
-
-    config = config_from(settings, max_calls=2)
-    if config is None:
+    clarifier = wiring.clarifier()
+    if clarifier is None:
         return None
-    client = LLMClient(config)
     try:
-        clarifier = Clarifier(client)
         asked = clarifier.question(question)
         reply = click.prompt(asked, err=True, default="", show_default=False) if asked else None
         brief = clarifier.brief(question, asked, reply or None)
     finally:
-        client.close()
+        clarifier.client.close()
     click.echo(f"brief: {brief}", err=True)
     return brief
 
@@ -160,8 +166,8 @@ def _web_wanted(settings: Settings, web: bool | None, offline: bool) -> bool:
             raise click.UsageError("--offline means no web: drop --web")
         return False
     if web is None:
-        return bool(settings.searxng_url)
-    if web and not settings.searxng_url:
+        return settings.web.configured
+    if web and not settings.web.configured:
         raise click.UsageError("--web needs a SearXNG instance: set SLEUTH_SEARXNG_URL (or searxng_url)")
     return web
 
@@ -176,20 +182,20 @@ async def _consume(stream: object, display: ResearchDisplay) -> RunEvent | None:
 
 
 def _finish(
-    final: RunEvent | None, files: list[ReportFiles], run_id: str, store: RunStore, as_json: bool
+    final: RunEvent | None, files: list[ReportFiles], run_id: str, folders: RunFolders, as_json: bool
 ) -> None:
     if isinstance(final, RunFailed):
         raise click.ClickException(f"research run {run_id} failed: {final.error}")
     if not isinstance(final, RunComplete):
         click.echo(
-            f"run {run_id}: evidence collected for review in {store.folder / run_id / 'ledger.json'}; "
+            f"run {run_id}: evidence collected for review in {folders.ledger(run_id)}; "
             f'set "pinned" or "dropped" on entries, then: sleuth research --resume {run_id}',
             err=True,
         )
         return
-    report = Report.model_validate(final.report)
+    report = final.report
     if as_json:
-        sys.stdout.write(json.dumps(final.report, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
     else:
         click.echo(str(files[-1].markdown))
         click.echo(str(files[-1].json))

@@ -1,0 +1,239 @@
+"""Discovery: a priority queue of questions processed level by level.
+
+A level's questions are encoded in one batch and every evidence source searches them together; their
+passages become candidate quotes, the candidates close enough to the query become evidence, and the
+evidence's leads become the next level's questions. A controller stops at the depth limit, when every
+required section has enough evidence from two documents (where the corpus has two, and only when asked to),
+when a level adds nothing new, or at a budget (questions, evidence, wall time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import Any
+
+from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted, RunEvent
+from sleuth.agent.research.admission import Admission, new_evidence, weights
+from sleuth.agent.research.evidence import Evidence, Passage
+from sleuth.agent.research.leads import Lead, find_leads
+from sleuth.agent.research.options import ResearchOptions
+from sleuth.agent.research.plan import Question
+from sleuth.agent.research.routing import aspect_match
+from sleuth.agent.research.sources import EvidenceSource, QueryVectors
+from sleuth.agent.research.state import RunState
+from sleuth.agent.research.steps import ResearchSteps
+from sleuth.agent.templates import Template
+
+#: Plan questions whose passages the LLM reads for quotes (each one call).
+LLM_SCORED_QUESTIONS = 6
+#: Builds the run's next event (numbered by the run).
+EventFactory = Callable[..., Any]
+Level = list[tuple[Question, list[Passage], dict[int, float]]]
+
+
+def question_key(text: str) -> str:
+    """What makes two questions the same: their words, in any order."""
+    return " ".join(sorted(set(text.lower().split())))
+
+
+class Discovery:
+    def __init__(
+        self,
+        query: str,
+        template: Template,
+        options: ResearchOptions,
+        state: RunState,
+        *,
+        sources: Sequence[EvidenceSource],
+        embed_queries: Callable[[list[str]], list[QueryVectors]],
+        admission: Admission,
+        steps: ResearchSteps,
+        event: EventFactory,
+        started: float,
+    ) -> None:
+        self.query = query
+        self.template = template
+        self.options = options
+        self.state = state
+        self.sources = sources
+        self.embed_queries = embed_queries
+        self.admission = admission
+        self.steps = steps
+        self.event = event
+        self.started = started
+        #: Questions whose passages the LLM has read (a run's budget is shared by every step).
+        self._scored = 0
+
+    async def run(self, plan: list[Question]) -> AsyncIterator[RunEvent]:
+        state, opts = self.state, self.options
+        queue = list(plan)
+        for question in plan:
+            state.questions[question.id] = question
+            state.asked.add(question_key(question.text))
+        depth = 0
+        while queue:
+            level = sorted((q for q in queue if q.depth == depth), key=lambda q: -q.priority)
+            queue = [q for q in queue if q.depth != depth]
+            if not level:
+                depth += 1
+                continue
+            state.levels = depth + 1
+            started = time.monotonic()
+            results = await self._search(level)
+            state.seconds["search"] = state.seconds.get("search", 0.0) + time.monotonic() - started
+            level_new: list[Evidence] = []
+            candidates = [(q, self.admission.candidates(q, passages, w)) for q, passages, w in results]
+            if self.steps.scorer is not None:
+                extra = await asyncio.to_thread(self._llm_candidates, results)
+                for (_, items), more in zip(candidates, extra, strict=True):
+                    ids = {e.id for e in items}
+                    items.extend(e for e in more if e.id not in ids)
+            texts = {p.chunk_id: p.text for _, passages, _ in results for p in passages if p.chunk_id}
+            await asyncio.to_thread(self.admission.score_relevance, candidates, texts)
+            found: list[tuple[Question, list[Evidence]]] = []
+            for question, items in candidates:
+                yield self.event(QuestionStarted, question=question.planned())
+                new = self.admission.admit(items, margin=self.admission.margin(question))
+                level_new.extend(new)
+                found.append((question, new))
+                if new:
+                    yield self.event(
+                        EvidenceAdded,
+                        question_id=question.id,
+                        evidence_ids=[e.id for e in new],
+                        total=len(state.ledger),
+                    )
+            leads = await asyncio.to_thread(self._leads, found, texts) if depth < opts.depth else {}
+            elapsed = (time.monotonic() - started) / len(level)
+            for (question, new), (_, passages, _) in zip(found, results, strict=True):
+                children = leads.get(question.id, [])
+                queue.extend(children)
+                yield self.event(
+                    QuestionFinished,
+                    question_id=question.id,
+                    hits=len(passages),
+                    new_evidence=len(new),
+                    leads=len(children),
+                    seconds=elapsed,
+                )
+            reason = self._stop_reason(level_new, depth, queue)
+            if reason:
+                state.stop_reason = reason
+                return
+            depth += 1
+        state.stop_reason = state.stop_reason or "no more questions"
+
+    async def _search(self, questions: list[Question]) -> Level:
+        """One batch for the level: questions encoded together, then every source searches them."""
+        vectors = await asyncio.to_thread(self.embed_queries, [q.text for q in questions])
+        weighted = [weights(sparse) for _, sparse in vectors]
+        for question, w, vector in zip(questions, weighted, vectors, strict=True):
+            if question.text == self.query:
+                self.state.query_weights, self.state.query_vectors = w, vector
+        hits: list[list[Passage]] = [[] for _ in questions]
+        for source in self.sources:
+            for passages, found in zip(hits, await source.search(questions, vectors), strict=True):
+                passages.extend(found)
+        for question, passages in zip(questions, hits, strict=True):
+            self.state.remember(question, passages)
+        return [(q, h, w) for q, h, w in zip(questions, hits, weighted, strict=True)]
+
+    def _llm_candidates(self, results: Level) -> list[list[Evidence]]:
+        """Quotes the LLM chose from the best passages of the plan's questions (verbatim, or dropped)."""
+        scorer = self.steps.scorer
+        out: list[list[Evidence]] = []
+        for question, passages, _ in results:
+            if scorer is None or question.depth > 0 or self._scored >= LLM_SCORED_QUESTIONS:
+                out.append([])
+                continue
+            self._scored += 1
+            ranked = sorted(passages, key=lambda p: p.rank)
+            picked = scorer.quotes(question.text, ranked)
+            out.append([new_evidence(question, passage, quote, 1.0) for passage, quote in picked])
+        return out
+
+    def _leads(
+        self, found: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
+    ) -> dict[str, list[Question]]:
+        """The level's best leads (at most ``max_leads_per_level``), as questions one level deeper.
+
+        Leads are read in the whole passage each new piece of evidence was cut from: the names a relevant
+        passage mentions are not always in the sentence that was quoted.
+        """
+        state = self.state
+        asked = [q.text for q in state.questions.values()]
+        known = {e.document_key for e in state.ledger} | {e.title or "" for e in state.ledger}
+        ranked: list[tuple[float, Question, Lead]] = []
+        for question, new in found:
+            context = [e.model_copy(update={"quote": texts.get(e.chunk_id or "", e.quote)}) for e in new]
+            for lead in find_leads(context, asked=asked, known_documents=known, focus=self.query):
+                ranked.append((lead.priority, question, lead))
+        ranked.sort(key=lambda item: -item[0])
+        writer = self.steps.lead_writer
+        if writer is not None and found:
+            # The LLM's follow-up questions, each naming something the evidence does, after the
+            # extractive leads of the level.
+            source = max(found, key=lambda pair: len(pair[1]))[0]
+            quotes = [e.quote for _, items in found for e in items][:8]
+            floor = min((p for p, _, _ in ranked), default=1.0) * 0.9
+            for text in writer.questions(self.query, quotes):
+                lead = Lead(text=text, document_id=None, sections=(), priority=floor, kind="llm")
+                ranked.append((floor, source, lead))
+        out: dict[str, list[Question]] = {}
+        taken = 0
+        for priority, question, lead in ranked:
+            if (
+                taken >= self.options.max_leads_per_level
+                or len(state.questions) >= self.options.max_questions
+            ):
+                break
+            key = question_key(lead.text)
+            if key in state.asked:
+                continue
+            state.asked.add(key)
+            child = Question(
+                id=f"q{len(state.questions) + 1}",
+                text=lead.text,
+                sections=list(lead.sections) or list(question.sections),
+                depth=question.depth + 1,
+                origin="llm-lead" if lead.kind == "llm" else "lead",
+                priority=priority,
+                document_id=lead.document_id,
+                parent=question.id,
+            )
+            state.questions[child.id] = child
+            question.children.append(child.id)
+            out.setdefault(question.id, []).append(child)
+            taken += 1
+        return out
+
+    def _stop_reason(self, new: list[Evidence], depth: int, queue: list[Question]) -> str:
+        opts = self.options
+        if opts.stop_when_covered and self._covered():
+            return "every required section has enough evidence from distinct documents"
+        if not new:
+            return "a level added no new evidence"
+        if self.state.ledger.full:
+            return "evidence budget reached"
+        if time.monotonic() - self.started > opts.time_budget:
+            return "time budget reached"
+        if depth >= opts.depth:
+            return "depth limit reached"
+        if not queue:
+            return "no leads to follow"
+        return ""
+
+    def _covered(self) -> bool:
+        """Every required section: min_evidence pieces from two documents, or from all the corpus had."""
+        live = self.state.ledger.live()
+        for section in self.template.sections:
+            if not section.required:
+                continue
+            items = [e for e in live if section.id in e.sections and aspect_match(section, e)]
+            documents = {e.document_key for e in items}
+            wanted = min(2, len(self.state.seen_documents.get(section.id, set())) or 1)
+            if len(items) < max(section.min_evidence, 1) or len(documents) < wanted:
+                return False
+        return True

@@ -1,0 +1,17 @@
+"""Research runs: the store of their events and artifacts, and their folders of report files."""
+
+from sleuth.agent.runs.base import RunNotFoundError, RunRow, RunStore, new_run_id
+from sleuth.agent.runs.folders import LEDGER_FILE, ReportFiles, RunFolders, write_report
+from sleuth.agent.runs.sqlite import SqliteRunStore
+
+__all__ = [
+    "LEDGER_FILE",
+    "ReportFiles",
+    "RunFolders",
+    "RunNotFoundError",
+    "RunRow",
+    "RunStore",
+    "SqliteRunStore",
+    "new_run_id",
+    "write_report",
+]

@@ -1,0 +1,52 @@
+"""Each run's folder: report.md, report.json and, for a run paused for review, the ledger a reviewer edits.
+
+Files live apart from the run store (whatever keeps the event log), under ``runs_dir/<run_id>/``, unless a
+run is told to write its report elsewhere (``--out``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sleuth.agent.report import Report, render_markdown
+
+LEDGER_FILE = "ledger.json"
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFiles:
+    markdown: Path
+    json: Path
+
+
+def write_report(report: Report, folder: Path) -> ReportFiles:
+    folder.mkdir(parents=True, exist_ok=True)
+    files = ReportFiles(folder / "report.md", folder / "report.json")
+    files.json.write_text(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
+    files.markdown.write_text(render_markdown(report))
+    return files
+
+
+class RunFolders:
+    def __init__(self, root: Path) -> None:
+        self.root = root.expanduser()
+
+    def path(self, run_id: str) -> Path:
+        """The run's folder (not created)."""
+        return self.root / run_id
+
+    def ensure(self, run_id: str) -> Path:
+        path = self.path(run_id)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def ledger(self, run_id: str) -> Path:
+        return self.path(run_id) / LEDGER_FILE
+
+    def write_ledger(self, run_id: str, ledger: list[dict[str, Any]]) -> Path:
+        path = self.ensure(run_id) / LEDGER_FILE
+        path.write_text(json.dumps(ledger, ensure_ascii=False, indent=2) + "\n")
+        return path
