@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+
+from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
 STATUS_MARK = {"supported": "●", "thin_evidence": "◐", "not_found": "○", "stale": "◷"}
@@ -35,26 +37,28 @@ class SectionReport(BaseModel):
     note: str | None = None
 
 
-class EvidenceRecord(BaseModel):
+#: The order of an evidence record's keys in report.json, as the contract lists them.
+_EVIDENCE_KEYS = (
+    "id", "kind", "chunk_id", "url", "document_id", "title", "section_path", "page", "quote", "date", "source"
+)  # fmt: skip
+
+
+class EvidenceRecord(Provenance):
+    """A quote and where it stands (the contract's evidence record)."""
+
     id: str
-    kind: Literal["corpus", "web"]
-    chunk_id: str | None
-    url: str | None
-    document_id: str | None
-    title: str | None
-    section_path: str | None
-    page: int | None
     quote: str
-    date: str | None = None
-    source: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _contract_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        first = {key: data[key] for key in _EVIDENCE_KEYS if key in data}
+        return {**first, **{k: v for k, v in data.items() if k not in first}}
 
 
-class Source(BaseModel):
-    document_id: str | None
-    url: str | None
-    title: str | None
-    source: str | None
-    date: str | None
+class Source(DocumentRef):
+    """A document the report cites, with the evidence it gave."""
+
     evidence_ids: list[str]
 
 

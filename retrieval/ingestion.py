@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Protocol
 
 from sleuth.ingest.chunker import CHUNKER_VERSION, iter_chunks
+from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.convert import CONVERTER_VERSION, Converted, ConvertOptions
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
 from sleuth.ingest.convert.metadata import file_date
@@ -42,12 +43,9 @@ PAYLOAD_FORMAT = 2
 
 
 def passage_text(chunk: Chunk) -> str:
-    """What the encoders see: the heading path, then the content.
-
-    A chunk deep in a manual rarely repeats the words of its headings ("Options", "Return value"); the path
-    puts the subject back. Measured on FanOutQA/Wikipedia in docs/BENCHMARKS.md.
-    """
-    return f"{chunk.section_path}\n{chunk.content}" if chunk.section_path else chunk.content
+    """What the encoders see: the heading path, then the content (``contextualize``, without the title: the
+    vectors of an index were built this way, and changing it means re-embedding every chunk)."""
+    return contextualize(chunk.content, section_path=chunk.section_path or None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ def test_flags_override_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_grouped_file_and_flat_environment_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "c.toml"
-    config.write_text('[web]\ntimeout = 3.0\n[research]\ndepth = 1\n[convert]\ntimeout = 9\n')
+    config.write_text("[web]\ntimeout = 3.0\n[research]\ndepth = 1\n[convert]\ntimeout = 9\n")
     monkeypatch.setenv("SLEUTH_WEB_ALLOW_PRIVATE", "1")
     monkeypatch.setenv("SLEUTH_API_CORS_ORIGINS", '["http://127.0.0.1:9"]')
     settings = load_settings(config)
@@ -64,7 +64,7 @@ def test_bad_values_name_the_setting(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("SLEUTH_API_CORS_ORIGINS")
     config = tmp_path / "c.toml"
     config.write_text("[web]\nno_such = 1\n")
-    with pytest.raises(SettingsError, match="unknown setting 'web.no_such'"):
+    with pytest.raises(SettingsError, match=r"unknown setting 'web\.no_such'"):
         load_settings(config)
 
 

@@ -17,6 +17,7 @@ from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
 from sleuth.agent.templates import Template
+from sleuth.ingest.contextualize import contextualize
 from sleuth.retrieval.encoders import SparseVector
 
 #: Dense vectors of texts (unit length); ``query=True`` for what is asked.
@@ -27,9 +28,14 @@ def weights(sparse: SparseVector) -> dict[int, float]:
     return dict(zip(sparse.indices, sparse.values, strict=True))
 
 
+#: Characters of a passage a model reads when judging it (the cross-encoder's window, and then some).
+READ_LIMIT = 2000
+
+
 def passage_text(evidence: Evidence, texts: Mapping[str, str]) -> str:
-    parts = (evidence.title, evidence.section_path, texts.get(evidence.chunk_id or "", evidence.quote))
-    return "\n".join(p for p in parts if p)[:2000]
+    """The passage a piece of evidence was cut from, as a model reads it (title, heading path, text)."""
+    text = texts.get(evidence.chunk_id or "", evidence.quote)
+    return contextualize(text, section_path=evidence.section_path, title=evidence.title, limit=READ_LIMIT)
 
 
 def new_evidence(question: Question, passage: Passage, quote: str, score: float) -> Evidence:

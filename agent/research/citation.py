@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from sleuth.agent.research.admission import Admission
+from sleuth.agent.research.admission import READ_LIMIT, Admission
 from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.sources import EvidenceSource
 from sleuth.agent.research.state import RunState
 from sleuth.agent.templates import Template
+from sleuth.ingest.contextualize import contextualize
 
 #: Scores of (query, passage text) pairs by a cross-encoder, higher is more relevant.
 Reranker = Callable[[str, list[str]], list[float]]
@@ -66,7 +67,10 @@ class Citation:
             return {}
         pool.update(self._best_for_query(list(pool)))
         keys = list(pool)
-        read = ["\n".join(x for x in (p.title, p.section_path, p.text) if x)[:2000] for p in pool.values()]
+        read = [
+            contextualize(p.text, section_path=p.section_path, title=p.title, limit=READ_LIMIT)
+            for p in pool.values()
+        ]
         scores = dict(zip(keys, self.rerank(self.query, read), strict=True))
         chosen = sorted(keys, key=lambda k: -scores[k])[: self.options.max_sources]
         have = {e.document_key for e in ledger.live()}

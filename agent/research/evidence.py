@@ -17,54 +17,30 @@ import hashlib
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import ConfigDict, Field
 
+from sleuth.agent.report import EvidenceRecord
 from sleuth.agent.research.text import Span, sentence_spans, words
+from sleuth.retrieval.provenance import Provenance
 
-Kind = Literal["corpus", "web"]
 _MAX_QUOTE_CHARS = 600
 _PRONOUN_START = ("it ", "its ", "this ", "these ", "they ", "their ", "he ", "she ", "his ", "her ", "such ")
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(Provenance):
     """Stored text a search returned, with its provenance."""
 
-    kind: Kind
     text: str
-    document_id: str | None
-    title: str | None
-    section_path: str | None
-    page: int | None
-    date: str | None
-    source: str | None
-    chunk_id: str | None = None
-    url: str | None = None
     score: float = 0.0
     rank: int = 0
 
-    @property
-    def document_key(self) -> str:
-        """What counts as one document: its id, or the page's URL."""
-        return self.document_id or self.url or ""
 
-
-class Evidence(BaseModel):
+class Evidence(EvidenceRecord):
     """One quote in the ledger (the contract's evidence record plus research bookkeeping)."""
 
-    id: str
-    kind: Kind
-    chunk_id: str | None
-    url: str | None
-    document_id: str | None
-    title: str | None
-    section_path: str | None
-    page: int | None
-    quote: str
-    date: str | None = None
-    source: str | None = None
+    model_config = ConfigDict(frozen=False)
+
     question_id: str = ""
     question: str = ""
     sections: list[str] = Field(default_factory=list)
@@ -78,7 +54,7 @@ class Evidence(BaseModel):
 
     @property
     def document_key(self) -> str:
-        """What counts as one document for "distinct documents": its id, or the page's URL."""
+        """What counts as one document for "distinct documents": its id, the page's URL, else itself."""
         return self.document_id or self.url or self.id
 
 

@@ -12,9 +12,10 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from sleuth.agent.research.evidence import Evidence, Kind, Passage
+from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.plan import Question
 from sleuth.retrieval.encoders import SparseVector
+from sleuth.retrieval.provenance import Kind
 from sleuth.retrieval.search import Searcher, SearchFilters, SearchHit
 from sleuth.retrieval.store.base import Fusion
 from sleuth.retrieval.web.service import WebChunk, WebSearch

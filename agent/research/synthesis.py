@@ -6,8 +6,8 @@ before second quotes from one document. Numbers that disagree across documents a
 a conflict claim citing both sides. Summary sections (executive summary, key findings) are written last, from
 the other sections' claims and their own evidence, ranked by relevance to the user's query.
 
-The LLM synthesizer (a later issue) implements the same ``Synthesizer`` protocol; whatever writes the text,
-the guards run afterwards.
+The LLM synthesizer (``sleuth.agent.llm.steps``) implements the same ``Synthesizer`` protocol; whatever
+writes the text, the guards run afterwards.
 """
 
 from __future__ import annotations

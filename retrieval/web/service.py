@@ -20,10 +20,12 @@ from pathlib import Path
 import numpy as np
 
 from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.convert import CONVERTER_VERSION, ConvertOptions, convert_bytes
 from sleuth.ingest.convert.metadata import parse_date
 from sleuth.ingest.sources import SourceError
 from sleuth.retrieval.encoders import Encoders
+from sleuth.retrieval.provenance import Kind, Provenance
 from sleuth.retrieval.web.cache import FetchCache
 from sleuth.retrieval.web.fetcher import FetchedPage, Fetcher, FetchError, FetchPolicy
 from sleuth.retrieval.web.gatekeeper import GatePolicy, gate
@@ -44,15 +46,14 @@ class WebConfig:
     gate: GatePolicy = field(default_factory=GatePolicy)
 
 
-@dataclass(frozen=True, slots=True)
-class WebChunk:
+class WebChunk(Provenance):
+    """A chunk of a fetched page: verbatim Markdown of the page, its URL, title and date."""
+
+    kind: Kind = "web"
     chunk_id: str
-    text: str
     url: str
-    title: str | None
-    section_path: str | None
-    date: str | None
-    score: float
+    text: str
+    score: float = 0.0
 
 
 @dataclass
@@ -135,7 +136,7 @@ class WebSearch:
         if not found:
             return []
         vectors = await asyncio.to_thread(
-            self.encoders.embed_dense, [f"{c.title or ''}\n{c.text}" for c in found]
+            self.encoders.embed_dense, [contextualize(c.text, title=c.title) for c in found]
         )
         scores = vectors @ np.asarray(query_vector, dtype=np.float32)
         ranked = sorted(zip(found, scores, strict=True), key=lambda pair: -float(pair[1]))
@@ -145,17 +146,7 @@ class WebSearch:
             if per_page.get(chunk.url, 0) >= self.config.chunks_per_page:
                 continue
             per_page[chunk.url] = per_page.get(chunk.url, 0) + 1
-            out.append(
-                WebChunk(
-                    chunk.chunk_id,
-                    chunk.text,
-                    chunk.url,
-                    chunk.title,
-                    chunk.section_path,
-                    chunk.date,
-                    float(score),
-                )
-            )
+            out.append(chunk.model_copy(update={"score": float(score)}))
         return out
 
     async def _page(self, url: str, published: str | None) -> list[WebChunk] | None:
@@ -191,7 +182,15 @@ class WebSearch:
             max_tokens=self.config.max_tokens,
         )
         return [
-            WebChunk(c.id, c.content, page.final_url, title, c.section_path or None, date, 0.0)
+            WebChunk(
+                chunk_id=c.id,
+                text=c.content,
+                url=page.final_url,
+                source=page.final_url,
+                title=title,
+                section_path=c.section_path or None,
+                date=date,
+            )
             for c in chunks
             if c.chunk_type != "toc" and c.content.strip()
         ]
