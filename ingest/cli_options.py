@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,14 +11,12 @@ from typing import Any, TypeVar, cast
 import click
 
 from sleuth.ingest.convert import ConvertOptions
-from sleuth.ingest.convert.cache import ConversionCache
+from sleuth.ingest.convert.cache import ConversionCache, default_cache_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-def default_cache_dir() -> Path:
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "sleuth" / "conversions"
+#: ``default_cache_dir`` lives in the library (``sleuth.ingest.convert.cache``); re-exported for old callers.
+__all__ = ["Conversion", "conversion_options", "default_cache_dir"]
 
 
 def conversion_options(func: F) -> F:

@@ -19,8 +19,9 @@ from typing import cast
 
 from pebble import ProcessExpired, ProcessPool
 
-from sleuth.ingest.convert import Converted, ConvertOptions, convert_file
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
+from sleuth.ingest.convert.dispatch import convert_file
+from sleuth.ingest.convert.model import Converted, ConvertOptions
 from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
