@@ -1,4 +1,5 @@
-"""Documents (PDF, HTML, DOCX, Markdown, text) to Markdown with page markers, ready for the chunker.
+"""Documents (PDF, HTML, DOCX, PPTX, XLSX, CSV, images, Markdown, text) to Markdown with page markers, ready
+for the chunker.
 
 Which path converts a file is decided by its content, not its name (``sniff``), and recorded in the result.
 The paths are converters in one ordered list (``registry``), each in a module of its own:
@@ -8,7 +9,11 @@ The paths are converters in one ordered list (``registry``), each in a module of
 - ``docling-pdf-standard`` (``pdf_standard``): Docling's standard PDF pipeline, when its layout/table models
   are configured;
 - ``sleuth-pdf-text`` (``pdf_text``): the PDF's text layer with structure recovered from outline, fonts and
-  geometry (``pdf_structure``), when they are not.
+  geometry (``pdf_structure``), when they are not; ``sleuth-pdf-ocr`` when scanned pages were read by OCR
+  (``pdf_ocr``, ``ocr``, ``ocr_layout``) into the same structure recovery;
+- ``docling-pptx`` (``pptx``): slides, one section and page per slide, notes kept;
+- ``sleuth-xlsx`` / ``sleuth-csv`` (``sheets``): one section per sheet, tables or records;
+- ``sleuth-image-ocr`` (``image``): PNG, JPEG, TIFF read by OCR as one-page documents.
 
 This module is the package's face: what other code imports from ``sleuth.ingest.convert``.
 """

@@ -65,7 +65,7 @@ def convert_bytes(data: bytes, name: str, options: ConvertOptions | None = None)
     if len(data) > options.max_bytes:
         raise SourceError(name, f"too large ({len(data) / 1e6:.1f} MB)")
     try:
-        fmt = detect_format(label, data[:8192])
+        fmt = detect_format(label, data[:8192], data)
     except UnsupportedFormatError as exc:
         raise SourceError(name, str(exc)) from exc
     if fmt not in (Format.HTML, Format.PDF):

@@ -13,7 +13,7 @@ from typing import Literal
 
 from sleuth.ingest.convert.sniff import Format
 
-CONVERTER_VERSION = "2026.11.19"
+CONVERTER_VERSION = "2026.11.23"
 """Bump when any conversion path changes its output: cached conversions of older versions are redone."""
 
 PdfMode = Literal["auto", "text", "standard"]
@@ -28,10 +28,16 @@ class ConvertOptions:
     pdf_mode: PdfMode = "auto"
     docling_artifacts: Path | None = None
     use_outline: bool = True
+    #: Read pages without a usable text layer (scans) and images by OCR; off, they are refused.
+    ocr: bool = True
+    #: Seconds the OCR of one document may take in all (on top of the conversion's own timeout).
+    ocr_timeout: float = 600.0
 
     def fingerprint(self) -> str:
         """What, besides the file's bytes, changes the output (cache key part)."""
-        return f"{CONVERTER_VERSION}|{self.pdf_mode}|{self.docling_artifacts}|{self.use_outline}"
+        return (
+            f"{CONVERTER_VERSION}|{self.pdf_mode}|{self.docling_artifacts}|{self.use_outline}|ocr={self.ocr}"
+        )
 
 
 @dataclass

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sleuth.ingest.convert import pdf_contents, pdf_headings
 from sleuth.ingest.convert.pdf_fonts import Fonts, font_stats
-from sleuth.ingest.convert.pdf_layout import Page, PdfReadError, read_outline, read_pages
+from sleuth.ingest.convert.pdf_layout import OutlineEntry, Page, PdfReadError, read_outline, read_pages
 from sleuth.ingest.convert.pdf_reading_order import column_groups, drop_running_lines
 from sleuth.ingest.convert.pdf_render import BULLET, Block, render_blocks
 from sleuth.ingest.convert.pdf_tables import (
@@ -66,10 +66,14 @@ def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
     page_count, outline = read_outline(path)
     pages = read_pages(path)
     if not any(p.lines for p in pages):
-        raise PdfReadError(
-            f"no text layer in {page_count} page(s): a scanned or image-only PDF needs OCR, "
-            "whose models are not available offline"
-        )
+        raise PdfReadError(f"no text layer in {page_count} page(s)")
+    return structure_markdown(pages, outline, use_outline=use_outline)
+
+
+def structure_markdown(
+    pages: list[Page], outline: list[OutlineEntry], *, use_outline: bool = True
+) -> PdfMarkdown:
+    """Pages of lines (a text layer's, or what OCR read on scanned pages) to Markdown with page markers."""
     drop_running_lines(pages)
     fonts = font_stats(pages)
     source = "outline"

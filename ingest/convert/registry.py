@@ -9,9 +9,12 @@ from __future__ import annotations
 from sleuth.ingest.convert.base import Converter
 from sleuth.ingest.convert.docx import DoclingDocx
 from sleuth.ingest.convert.html import DoclingHtml
+from sleuth.ingest.convert.image import ImageOcr
 from sleuth.ingest.convert.model import Converted, ConvertOptions
 from sleuth.ingest.convert.pdf_standard import DoclingPdfStandard
 from sleuth.ingest.convert.pdf_text import PdfText
+from sleuth.ingest.convert.pptx import DoclingPptx
+from sleuth.ingest.convert.sheets import CsvTable, XlsxSheets
 from sleuth.ingest.convert.sniff import Format
 from sleuth.ingest.convert.source import Source
 from sleuth.ingest.convert.text import TextFile
@@ -23,7 +26,11 @@ CONVERTERS: tuple[Converter, ...] = (
     DoclingHtml(),
     DoclingDocx(),
     DoclingPdfStandard(),  # only where Docling's models are configured (or pdf_mode is "standard")
-    PdfText(),
+    PdfText(),  # pages without a text layer read by OCR
+    DoclingPptx(),
+    XlsxSheets(),
+    CsvTable(),
+    ImageOcr(),
 )
 
 
