@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: install models searxng llm-server browser test lint typecheck unit demo bench lock clean
+.PHONY: install models searxng llm-server browser tesseract test lint typecheck unit demo bench bench-ocr lock clean
 
 install: $(LINKED)
 
@@ -67,7 +67,15 @@ browser:
 	      >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	      --no-install-recommends chromium chromium-driver >/dev/null; }; }
 
-unit: $(LINKED) models $(SEARXNG) $(LLAMA) browser
+# OCR of scanned pages and images: Debian's Tesseract with its English model (chosen over RapidOCR by
+# benchmarks/ocr.py; pytesseract calls the program).
+tesseract:
+	@command -v tesseract >/dev/null && test -n "$$(tesseract --list-langs 2>/dev/null | grep -x eng)" || \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tesseract-ocr tesseract-ocr-eng \
+	      >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	      --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null; }; }
+
+unit: $(LINKED) models $(SEARXNG) $(LLAMA) browser tesseract
 	$(BIN)/pytest
 
 test: lint typecheck unit
@@ -80,6 +88,14 @@ bench: $(LINKED) models
 	$(BIN)/python -m benchmarks.conversion
 	$(BIN)/python -m benchmarks.retrieval
 	$(BIN)/python -m benchmarks.stores
+
+# The OCR engines side by side on scanned pages of the development PDFs (needs corpus-dev): poppler's
+# pdftoppm makes the scans, RapidOCR (benchmark only, not a dependency of sleuth) is the alternative engine.
+bench-ocr: $(LINKED) tesseract
+	@command -v pdftoppm >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -q --no-install-recommends poppler-utils >/dev/null; }
+	$(BIN)/python -m pip install --quiet rapidocr-onnxruntime==1.4.4
+	$(BIN)/python -m benchmarks.ocr corpus-dev/pdf --pdfs 4 --pages 1
 
 lock:
 	rm -rf /tmp/sleuth-lock && $(PYTHON) -m venv /tmp/sleuth-lock

@@ -15,6 +15,8 @@ from sleuth.ingest.convert.cache import ConversionCache, default_cache_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: ``default_cache_dir`` lives in the library (``sleuth.ingest.convert.cache``); re-exported for old callers.
+__all__ = ["Conversion", "conversion_options", "default_cache_dir"]
 
 def conversion_options(func: F) -> F:
     """Add the conversion options to a click command; it receives them as one ``conversion`` argument.
@@ -22,6 +24,19 @@ def conversion_options(func: F) -> F:
     Options are applied bottom-up, so they are listed in reverse.
     """
     options = [
+        click.option(
+            "--ocr-timeout",
+            type=click.FloatRange(min=1),
+            default=600.0,
+            show_default=True,
+            help="Seconds the OCR of one document may take (added to --timeout for PDFs and images).",
+        ),
+        click.option(
+            "--ocr/--no-ocr",
+            default=True,
+            show_default=True,
+            help="Read scanned pages and images by OCR (Tesseract); without it they are refused.",
+        ),
         click.option("--no-cache", is_flag=True, help="Convert again even when a cached conversion exists."),
         click.option(
             "--cache-dir",
@@ -90,6 +105,8 @@ def _collect_conversion(func: Callable[..., Any]) -> Callable[..., Any]:
         docling_artifacts: Path | None,
         cache_dir: Path | None,
         no_cache: bool,
+        ocr: bool,
+        ocr_timeout: float,
         **kwargs: Any,
     ) -> Any:
         options = ConvertOptions(
@@ -97,6 +114,8 @@ def _collect_conversion(func: Callable[..., Any]) -> Callable[..., Any]:
             max_pages=max_pages,
             pdf_mode=pdf_mode,  # type: ignore[arg-type]  # click.Choice guarantees the literal
             docling_artifacts=docling_artifacts,
+            ocr=ocr,
+            ocr_timeout=ocr_timeout,
         )
         cache = None if no_cache else ConversionCache(cache_dir or default_cache_dir())
         return func(*args, conversion=Conversion(options, cache, timeout), **kwargs)

@@ -25,9 +25,11 @@ def convert_command(
     output: Path | None,
     conversion: Conversion,
 ) -> None:
-    """Convert one document (PDF, HTML, DOCX, Markdown, text) to Markdown, on stdout or to OUTPUT.
+    """Convert one document (PDF, HTML, DOCX, PPTX, XLSX, CSV, image, Markdown, text) to Markdown, on stdout
+    or to OUTPUT.
 
-    PDFs get a `<!-- page: N -->` line at the start of every page. Which converter ran is logged (-v).
+    Paged formats get a `<!-- page: N -->` line at the start of every page (a slide, a sheet). Scanned pages
+    and images are read by OCR. Which converter ran is logged (-v).
     """
     source: Path | SourceError = path if path.is_file() else SourceError(path, "no such file")
     results = convert_files(

@@ -91,9 +91,3 @@ def _walk(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[tuple[Pat
             yield SourceError(named, "not a regular file"), ""
         else:
             yield SourceError(named, "no such file or directory"), ""
-
-
-def iter_files(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[Path | SourceError]:
-    """The resolved files of ``iter_sources``, for callers that need no document ids."""
-    for item in iter_sources(paths, suffixes):
-        yield item if isinstance(item, SourceError) else item.path

@@ -8,11 +8,12 @@ import os
 import tempfile
 from pathlib import Path
 
-from sleuth.ingest.convert import Converted, ConvertOptions, Format
+from sleuth.ingest.convert.model import Converted, ConvertOptions
+from sleuth.ingest.convert.sniff import Format
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/sleuth/conversions``, else ``~/.cache/sleuth/conversions``."""
+    """``$XDG_CACHE_HOME/sleuth/conversions`` (``~/.cache/sleuth/conversions`` without it)."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "sleuth" / "conversions"
 

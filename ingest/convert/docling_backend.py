@@ -1,8 +1,9 @@
-"""Docling's own converters: HTML and DOCX always, PDFs through its standard pipeline when its models exist.
+"""Docling's own converters: HTML, DOCX and PPTX always, PDFs through its standard pipeline when its models
+exist.
 
-HTML and DOCX need no models. Docling's PDF layout and table models cannot be downloaded on every machine;
-where a folder with them is configured (``docling_artifacts``) the standard pipeline runs, page by page, so
-page markers can be written between pages.
+HTML, DOCX and PPTX need no models. Docling's PDF layout and table models cannot be downloaded on every
+machine; where a folder with them is configured (``docling_artifacts``) the standard pipeline runs, page by
+page, so page markers can be written between pages.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _converter(artifacts: str | None) -> Any:
     from docling.datamodel.base_models import InputFormat  # noqa: PLC0415 - heavy, only in workers
     from docling.document_converter import DocumentConverter, PdfFormatOption  # noqa: PLC0415
 
-    formats = [InputFormat.HTML, InputFormat.DOCX]
+    formats = [InputFormat.HTML, InputFormat.DOCX, InputFormat.PPTX]
     options: dict[Any, Any] = {}
     if artifacts is not None:
         from docling.datamodel.pipeline_options import PdfPipelineOptions  # noqa: PLC0415
@@ -43,12 +44,7 @@ def convert_with_docling(
     The file (or ``data`` standing for it, e.g. cleaned HTML) goes in as a stream named by its detected
     ``suffix``: Docling picks its backend by name, and the name may lie.
     """
-    from docling.datamodel.base_models import DocumentStream  # noqa: PLC0415
-
-    content = data if data is not None else path.read_bytes()
-    stream = DocumentStream(name=f"{path.stem}{suffix}", stream=BytesIO(content))
-    result = _converter(str(artifacts) if artifacts else None).convert(stream, raises_on_error=True)
-    document = result.document
+    document = docling_document(path, suffix, artifacts, data)
     title = next((t.text for t in document.texts if getattr(t, "label", "") == "title"), None)
     if not document.pages:
         return document.export_to_markdown(), None, title
@@ -57,6 +53,17 @@ def convert_with_docling(
         parts.append(page_marker(number))
         parts.append(document.export_to_markdown(page_no=number))
     return "\n\n".join(parts) + "\n", len(document.pages), title
+
+
+def docling_document(
+    path: Path, suffix: str, artifacts: Path | None = None, data: bytes | None = None
+) -> Any:
+    """Docling's ``DoclingDocument`` of the file (or ``data`` standing for it), read as ``suffix`` says."""
+    from docling.datamodel.base_models import DocumentStream  # noqa: PLC0415
+
+    content = data if data is not None else path.read_bytes()
+    stream = DocumentStream(name=f"{path.stem}{suffix}", stream=BytesIO(content))
+    return _converter(str(artifacts) if artifacts else None).convert(stream, raises_on_error=True).document
 
 
 def models_available(artifacts: Path | None) -> bool:

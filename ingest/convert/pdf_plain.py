@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sleuth.ingest.convert import Converted, Format
+from sleuth.ingest.convert.model import Converted
 from sleuth.ingest.convert.pdf_layout import PdfReadError, read_info
-from sleuth.ingest.convert.pdf_structure import escape_text
+from sleuth.ingest.convert.pdf_render import escape_text
+from sleuth.ingest.convert.sniff import Format
 from sleuth.ingest.pages import page_marker
 from sleuth.ingest.sources import SourceError
 

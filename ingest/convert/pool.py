@@ -6,6 +6,10 @@ a worker that died (a crash in a native parser) as an error of that one file.
 Workers never write to the terminal: what libraries log or warn in them (Docling does both) is collected
 and handed back with the result, and the main process logs it through its own handlers, which know how to
 print above a progress bar.
+
+A file that may need OCR (a PDF, an image) gets the OCR budget (``ocr_timeout``) on top of the conversion
+timeout: OCR'd pages take seconds each, where a text layer takes milliseconds, and the OCR itself stops at its
+own budget with a reason (how many pages it read).
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from typing import cast
 
 from pebble import ProcessExpired, ProcessPool
 
-from sleuth.ingest.convert import Converted, ConvertOptions, convert_file
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
+from sleuth.ingest.convert.dispatch import convert_file
+from sleuth.ingest.convert.model import Converted, ConvertOptions
+from sleuth.ingest.convert.sniff import SUFFIXES, Format
 from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
@@ -46,11 +52,19 @@ def convert_files(
             if isinstance(item, SourceError):
                 pending.append((Path(item.path), None, item))
             else:
-                pending.append(_submit(pool, item, options, timeout, cache))
+                pending.append(_submit(pool, item, options, time_limit(item, options, timeout), cache))
             while len(pending) > 2 * max(1, workers) or (pending and not isinstance(pending[0][2], Future)):
-                yield _collect(pending.popleft(), timeout, cache, on_wait, pool)
+                entry = pending.popleft()
+                yield _collect(entry, time_limit(entry[0], options, timeout), cache, on_wait, pool)
         while pending:
-            yield _collect(pending.popleft(), timeout, cache, on_wait, pool)
+            entry = pending.popleft()
+            yield _collect(entry, time_limit(entry[0], options, timeout), cache, on_wait, pool)
+
+
+def time_limit(path: Path, options: ConvertOptions, timeout: float) -> float:
+    """Seconds ``path`` may take: the conversion timeout, plus the OCR budget where OCR may run."""
+    may_ocr = SUFFIXES.get(path.suffix.lower()) in (Format.PDF, Format.IMAGE)
+    return timeout + options.ocr_timeout if options.ocr and may_ocr else timeout
 
 
 def _submit(

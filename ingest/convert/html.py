@@ -1,0 +1,48 @@
+"""HTML, from a file or a fetched page alike: its main content (``html_main``) through Docling's HTML backend
+(no models needed), title and date from the page's own meta tags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sleuth.ingest.convert.model import Converted, ConvertOptions
+from sleuth.ingest.convert.sniff import Format
+from sleuth.ingest.convert.source import Source, failure_reason
+from sleuth.ingest.sources import SourceError
+
+
+class DoclingHtml:
+    name = "docling-html"
+
+    def accepts(self, fmt: Format, options: ConvertOptions) -> bool:
+        return fmt is Format.HTML
+
+    def convert(self, source: Source, options: ConvertOptions) -> Converted:
+        # Heavy imports, only in conversion workers.
+        from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
+        from sleuth.ingest.convert.html_main import clean_html  # noqa: PLC0415
+        from sleuth.ingest.convert.metadata import html_metadata  # noqa: PLC0415
+
+        raw = source.data()
+        cleaned = clean_html(raw)
+        try:
+            # Docling picks its backend by the name's suffix (named as the page, as a file would be).
+            markdown, pages, title = convert_with_docling(
+                Path(f"{source.stem}.html"), ".html", data=cleaned.html.encode()
+            )
+        except Exception as exc:  # Docling wraps parser failures in many exception types
+            raise SourceError(source.name, f"HTML conversion failed ({failure_reason(exc)})") from exc
+        if not markdown.strip():
+            where = "the HTML document" if source.path is not None else "the page"
+            raise SourceError(source.name, f"no text found in {where}")
+        meta = html_metadata(raw)
+        return Converted(
+            markdown,
+            Format.HTML,
+            self.name,
+            pages,
+            meta.title or title,
+            date=meta.date,
+            date_source=meta.date_source,
+            details={"main": cleaned.main, "removed": dict(cleaned.removed)},
+        )
