@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sleuth.retrieval.web.addresses import BlockedAddressError, literal_address, resolve, why_blocked
+from sleuth.retrieval.web.addresses import BlockedAddressError, literal_address, refusal, resolve, why_blocked
 from sleuth.retrieval.web.cache import FetchCache
 from sleuth.retrieval.web.fetcher import Fetcher, FetchError, FetchPolicy
 from sleuth.retrieval.web.gatekeeper import GatePolicy, gate
@@ -51,7 +51,7 @@ def searx(pages: PageServer, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         ("10.0.0.1", "private"),
         ("172.16.5.4", "private"),
         ("192.168.1.1", "private"),
-        ("100.64.0.1", "globally"),
+        ("100.64.0.1", "shared"),
         ("0.0.0.0", "unspecified"),
         ("224.0.0.1", "multicast"),
         ("::1", "loopback"),
@@ -63,7 +63,15 @@ def searx(pages: PageServer, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         ("0177.0.0.1", "loopback"),  # octal
         ("0x7f.1", "loopback"),  # hexadecimal, short form
         ("017700000001", "loopback"),
+        ("192.0.0.8", "IETF protocol"),  # global to ipaddress on Python 3.11.7 (CVE-2024-4032)
+        ("192.0.0.192", "metadata"),  # Oracle Cloud
+        ("100.100.100.200", "metadata"),  # Alibaba Cloud
+        ("169.254.170.2", "metadata"),  # AWS ECS task credentials
+        ("64:ff9b::a9fe:a9fe", "metadata"),  # NAT64 delivers it to 169.254.169.254
+        ("64:ff9b:1::1", "NAT64"),
+        ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
         ("8.8.8.8", None),
+        ("64:ff9b::808:808", None),  # NAT64 of 8.8.8.8
         ("2606:4700:4700::1111", None),
     ],
 )
@@ -74,11 +82,48 @@ def test_address_classification(host: str, blocked: str | None) -> None:
     assert (reason is None) if blocked is None else (reason is not None and blocked in reason)
 
 
+@pytest.mark.parametrize(
+    ("host", "with_switch"),
+    [
+        ("127.0.0.1", None),
+        ("127.8.9.10", None),
+        ("::1", None),
+        ("::ffff:127.0.0.1", None),
+        ("169.254.169.254", "never fetched"),
+        ("10.0.0.1", "never fetched"),
+        ("fc00::1", "never fetched"),
+        ("224.0.0.1", "never fetched"),
+        (
+            "0.0.0.0",
+            "never fetched",
+        ),  # connecting to it reaches loopback on Linux, but it is not a page's address
+        ("2002:7f00:1::", "never fetched"),  # 6to4 of 127.0.0.1 leaves the machine through a relay
+        ("240.0.0.1", "never fetched"),
+    ],
+)
+def test_the_private_switch_opens_loopback_only(host: str, with_switch: str | None) -> None:
+    address = literal_address(host)
+    assert address is not None
+    without = refusal(address)
+    assert without is not None
+    if with_switch is None:
+        assert refusal(address, allow_private=True) is None
+        assert "set SLEUTH_WEB_ALLOW_PRIVATE=1 to fetch it" in without
+    else:
+        for reason in (without, refusal(address, allow_private=True)):
+            assert reason is not None and with_switch in reason
+            assert "SLEUTH_WEB_ALLOW_PRIVATE=1 allows loopback only" in reason
+        with pytest.raises(BlockedAddressError, match="never fetched"):
+            resolve(host, 80, allow_private=True)
+
+
 def test_names_that_resolve_to_loopback_are_refused_without_the_switch() -> None:
     with pytest.raises(BlockedAddressError, match="loopback"):
         resolve("localhost", 80)
     with pytest.raises(BlockedAddressError, match="private"):
         resolve("10.1.2.3", 80)
+    with pytest.raises(BlockedAddressError, match="cannot be resolved"):
+        resolve("a" * 64 + ".invalid", 80)  # IDNA refuses a label over 63 characters: no lookup is made
     assert resolve("localhost", 80, allow_private=True).address in {"127.0.0.1", "::1"}
     assert ipaddress.ip_address(resolve("127.0.0.1", 8080, allow_private=True).address).is_loopback
 

