@@ -1,5 +1,5 @@
-"""``python -m ingest`` is ``python -m sleuth.ingest.chunk``."""
+"""``python -m sleuth.ingest`` is ``python -m sleuth.ingest.chunk``."""
 
-from sleuth.ingest.chunk import main
+from sleuth.ingest.cli.chunk import main
 
 main()

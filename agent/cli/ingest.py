@@ -14,7 +14,7 @@ from sleuth.agent.cli.console import STDERR
 from sleuth.agent.cli.progress import IngestDisplay
 from sleuth.agent.cli.workspace import index_options, make_ingestor, open_workspace
 from sleuth.ingest import CONVERTIBLE_SUFFIXES, SourceError, iter_sources
-from sleuth.ingest.cli_options import Conversion, conversion_options
+from sleuth.ingest.cli.options import Conversion, conversion_options
 from sleuth.retrieval import IngestReport, Shard
 
 

@@ -18,6 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: ``default_cache_dir`` lives in the library (``sleuth.ingest.convert.cache``); re-exported for old callers.
 __all__ = ["Conversion", "conversion_options", "default_cache_dir"]
 
+
 def conversion_options(func: F) -> F:
     """Add the conversion options to a click command; it receives them as one ``conversion`` argument.
 

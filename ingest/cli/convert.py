@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from sleuth.ingest.cli_options import Conversion, conversion_options
-from sleuth.ingest.cli_runner import run_click
+from sleuth.ingest.cli.options import Conversion, conversion_options
+from sleuth.ingest.cli.runner import run_click
 from sleuth.ingest.convert.pool import convert_files
 from sleuth.ingest.sources import SourceError
 
@@ -52,7 +52,7 @@ def convert_command(
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    sys.exit(run_click(convert_command, None, "python -m sleuth.ingest.convert_command"))
+    sys.exit(run_click(convert_command, None, "python -m sleuth.ingest.cli.convert"))
 
 
 if __name__ == "__main__":

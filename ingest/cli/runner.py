@@ -1,6 +1,6 @@
 """Running a click command the way the contract wants errors: one line on stderr and a meaningful exit code.
 
-Shared by ``python -m sleuth.ingest.chunk`` and the ``sleuth`` application, so both report failures alike.
+Shared by ``python -m sleuth.ingest.cli.chunk`` and the ``sleuth`` application, so both report failures alike.
 This is the one place the exception tree (``sleuth.ingest.errors``) becomes exit codes: a ``SourceError`` of
 one input in a batch never gets here (the batch reports it and exits 1 at the end); an input, configuration
 or availability error that stops the command exits 2, with a prefix that says which kind it was.
