@@ -20,11 +20,22 @@ class DoclingHtml:
     def convert(self, source: Source, options: ConvertOptions) -> Converted:
         # Heavy imports, only in conversion workers.
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
-        from sleuth.ingest.convert.html_main import clean_html  # noqa: PLC0415
+        from sleuth.ingest.convert.html_main import TooComplexError, clean_html  # noqa: PLC0415
         from sleuth.ingest.convert.metadata import html_metadata  # noqa: PLC0415
 
         raw = source.data()
-        cleaned = clean_html(raw)
+        try:
+            cleaned = clean_html(raw, options.max_html_elements)
+        except TooComplexError as exc:
+            raise SourceError(
+                source.name, f"too complex to convert ({exc} in the page, limit {options.max_html_elements})"
+            ) from exc
+        if cleaned.elements > options.max_html_elements:
+            raise SourceError(
+                source.name,
+                f"too complex to convert ({cleaned.elements} elements in its main content, limit "
+                f"{options.max_html_elements})",
+            )
         try:
             # Docling picks its backend by the name's suffix (named as the page, as a file would be).
             markdown, pages, title = convert_with_docling(

@@ -65,11 +65,23 @@ class CleanedHtml:
     #: What was removed or rewritten, by kind (for measurement and logs).
     removed: Counter[str] = field(default_factory=Counter)
     main: str = "body"
+    #: Elements left in the main content (what Docling would have to read).
+    elements: int = 0
 
 
-def clean_html(raw: bytes | str) -> CleanedHtml:
-    """The page reduced to its main content, ready for Docling."""
+class TooComplexError(ValueError):
+    """A page with far more elements than any document a person reads (a million links)."""
+
+
+def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml:
+    """The page reduced to its main content, ready for Docling. A page of more than four times
+    ``max_elements`` elements is refused before any cleaning (``TooComplexError``): cleaning reads every
+    element, and such a page is a link farm or a data dump, not a document."""
     tree = lxml_html.document_fromstring(raw)
+    if max_elements is not None:
+        total = sum(1 for _ in tree.iter())
+        if total > 4 * max_elements:
+            raise TooComplexError(f"{total} elements")
     title = _title(tree)
     removed: Counter[str] = Counter()
     main, how = _main(tree)
@@ -94,7 +106,11 @@ def clean_html(raw: bytes | str) -> CleanedHtml:
     body = etree.tostring(main, encoding="unicode", method="html")
     head = f"<title>{_escape(title)}</title>" if title else ""
     return CleanedHtml(
-        f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>", title, removed, how
+        f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>",
+        title,
+        removed,
+        how,
+        sum(1 for _ in main.iter()),
     )
 
 

@@ -32,6 +32,9 @@ class ConvertOptions:
     ocr: bool = True
     #: Seconds the OCR of one document may take in all (on top of the conversion's own timeout).
     ocr_timeout: float = 600.0
+    #: HTML whose main content holds more elements is refused before Docling reads it: a page of a million
+    #: links takes minutes and gigabytes to convert and says nothing a report could quote.
+    max_html_elements: int = 200_000
 
     def fingerprint(self) -> str:
         """What, besides the file's bytes, changes the output (cache key part)."""

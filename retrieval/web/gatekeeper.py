@@ -64,7 +64,11 @@ def gate(
         if not result.url.lower().startswith(("http://", "https://")):
             report.refused["not http(s)"] += 1
             continue
-        url = canonical_url(result.url)
+        try:
+            url = canonical_url(result.url)
+        except ValueError:  # a port out of range, an unclosed IPv6 bracket: not a page to fetch
+            report.refused["malformed URL"] += 1
+            continue
         domain = domain_of(url)
         if policy.deny_domains and domain_matches(domain, policy.deny_domains):
             report.refused["denied domain"] += 1

@@ -20,6 +20,8 @@ from sleuth.retrieval.web.results import SearchAnswer, SearchError, WebResult
 __all__ = ["SearchAnswer", "SearchError", "SearxngClient", "WebResult"]
 log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 400
+#: A larger answer is not a result list (a SearXNG page holds a few dozen results of a few hundred bytes).
+MAX_ANSWER_BYTES = 5_000_000
 _RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
@@ -79,10 +81,10 @@ class SearxngClient:
                 response = await self._client.get(url, params=params)
             except httpx.TimeoutException:
                 last_error = "timed out"
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError, ValueError) as exc:
                 last_error = f"unreachable ({type(exc).__name__}: {exc})"
-                if isinstance(exc, httpx.ConnectError):
-                    break  # nothing listens there: retrying does not help
+                if isinstance(exc, (httpx.ConnectError, httpx.InvalidURL, ValueError)):
+                    break  # nothing listens there, or the URL is wrong: retrying does not help
             else:
                 if response.status_code in _RETRY_STATUS:
                     last_error = f"HTTP {response.status_code}"
@@ -94,6 +96,8 @@ class SearxngClient:
                     break
                 if response.status_code != 200:
                     raise SearchError(f"SearXNG at {self.base_url}: HTTP {response.status_code}")
+                if len(response.content) > MAX_ANSWER_BYTES:
+                    raise SearchError(f"SearXNG at {self.base_url}: an answer over {MAX_ANSWER_BYTES} bytes")
                 return _answer(query, response, self.base_url)
             if attempt < self.retries:
                 await asyncio.sleep(delay)
@@ -131,7 +135,8 @@ def _answer(query: str, response: httpx.Response, base_url: str) -> SearchAnswer
                 position=position,
             )
         )
-    for entry in data.get("unresponsive_engines", []) or []:
+    engines = data.get("unresponsive_engines") or []
+    for entry in engines if isinstance(engines, list) else []:
         answer.unresponsive.append(" ".join(str(x) for x in entry) if isinstance(entry, list) else str(entry))
     if answer.unresponsive:
         log.warning("SearXNG engines did not answer %r: %s", query, "; ".join(answer.unresponsive))
@@ -145,5 +150,8 @@ def _retry_after(value: str | None) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         pass
-    parsed = email.utils.parsedate_to_datetime(value) if value else None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # "Retry-After: soon": no date, so the usual back-off
     return max(0.0, parsed.timestamp() - time.time()) if parsed else None

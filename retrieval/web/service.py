@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,14 @@ from sleuth.retrieval.web.results import SearchError, SearchProvider
 from sleuth.retrieval.web.urls import canonical_url
 
 log = logging.getLogger(__name__)
+#: Elements a page's main content may have (a documentation page has a few thousand; a page of 110,000
+#: links held a research run for 320 s and gave nothing to quote).
+MAX_PAGE_ELEMENTS = 30_000
+#: Chunks of one page kept: what a reader would read of it, and a bound on the work a page costs.
+MAX_PAGE_CHUNKS = 200
+#: Chunks embedded per question at most (the likeliest by the question's words): ranking the chunks of a
+#: few pages never costs more than this many encodings.
+MAX_EMBEDDED = 64
 
 
 @dataclass(frozen=True)
@@ -123,7 +132,9 @@ class WebSearch:
         try:
             answer = await self.client.search(question)
         except SearchError as exc:
-            log.warning("web search failed for %r: %s", question, exc)
+            # A search provider that is down fails every query alike: one warning per run, not one per query.
+            level = logging.WARNING if not self.stats.search_failures else logging.DEBUG
+            log.log(level, "web search failed (the run goes on from the corpus): %s", exc)
             self.stats.search_failures.append(str(exc))
             return []
         self.stats.results += len(answer.results)
@@ -132,7 +143,7 @@ class WebSearch:
             self.stats.refused[reason] = self.stats.refused.get(reason, 0) + n
         chosen = report.kept[: self.config.pages_per_question]
         pages = await asyncio.gather(*(self._page(c.url, c.result.published) for c in chosen))
-        found = [chunk for page in pages if page for chunk in page]
+        found = _likely([chunk for page in pages if page for chunk in page], question, MAX_EMBEDDED)
         if not found:
             return []
         vectors = await asyncio.to_thread(
@@ -150,7 +161,11 @@ class WebSearch:
         return out
 
     async def _page(self, url: str, published: str | None) -> list[WebChunk] | None:
-        key = canonical_url(url)
+        try:
+            key = canonical_url(url)
+        except ValueError:
+            self.stats.extraction_failures += 1
+            return None
         if key in self._pages:
             return self._pages[key]
         self._pages[key] = None
@@ -163,6 +178,10 @@ class WebSearch:
             web = await asyncio.to_thread(self._web_chunks, key, page, published)
         except SourceError as exc:
             log.warning("web: %s", exc)
+            self.stats.extraction_failures += 1
+            return None
+        except Exception as exc:  # a hostile page fails itself, never the run
+            log.warning("web: %s: conversion failed (%s: %s)", url, type(exc).__name__, exc)
             self.stats.extraction_failures += 1
             return None
         self.stats.pages += 1
@@ -181,6 +200,8 @@ class WebSearch:
             source=page.final_url,
             max_tokens=self.config.max_tokens,
         )
+        if len(chunks) > MAX_PAGE_CHUNKS:
+            log.info("web: %s: %d chunks, the first %d kept", page.final_url, len(chunks), MAX_PAGE_CHUNKS)
         return [
             WebChunk(
                 chunk_id=c.id,
@@ -191,7 +212,7 @@ class WebSearch:
                 section_path=c.section_path or None,
                 date=date,
             )
-            for c in chunks
+            for c in chunks[:MAX_PAGE_CHUNKS]
             if c.chunk_type != "toc" and c.content.strip()
         ]
 
@@ -201,12 +222,25 @@ class WebSearch:
         cached = page.cached
         if cached is not None and cached.markdown is not None and cached.extractor == CONVERTER_VERSION:
             return cached.markdown, cached.title, cached.published
-        converted = convert_bytes(
-            page.body, page.final_url, ConvertOptions(max_bytes=self.config.fetch.max_bytes)
-        )
+        options = ConvertOptions(max_bytes=self.config.fetch.max_bytes, max_html_elements=MAX_PAGE_ELEMENTS)
+        converted = convert_bytes(page.body, page.final_url, options)
         markdown = converted.markdown
         date = converted.date if converted.date_source not in (None, "file-mtime") else None
         date = date or parse_date(published) or parse_date(page.last_modified)
         if self.cache:
             self.cache.set_extract(key, markdown, converted.title, date, CONVERTER_VERSION)
         return markdown, converted.title, date
+
+
+def _likely(chunks: list[WebChunk], question: str, limit: int) -> list[WebChunk]:
+    """At most ``limit`` chunks, those sharing the most words with the question first (page order kept
+    among equals): the dense ranking that follows reads only these."""
+    if len(chunks) <= limit:
+        return chunks
+    asked = {w.lower() for w in _WORD.findall(question) if len(w) > 2}
+    scored = [(len(asked & {w.lower() for w in _WORD.findall(c.text)}), k) for k, c in enumerate(chunks)]
+    keep = sorted(sorted(scored, key=lambda pair: (-pair[0], pair[1]))[:limit], key=lambda pair: pair[1])
+    return [chunks[k] for _, k in keep]
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
