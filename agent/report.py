@@ -87,7 +87,8 @@ class Report(BaseModel):
 
 
 def render_markdown(report: Report) -> str:
-    """The report for people: a status ribbon per section, claims with citations, a sources list."""
+    """The report for people: a status ribbon per section, then each section once (the summary first, with
+    its line per section), claims with numbered citations, the numbered evidence, the sources."""
     numbers = {e.id: n for n, e in enumerate(report.evidence, 1)}
     out = [
         f"# {report.query}",
@@ -101,22 +102,19 @@ def render_markdown(report: Report) -> str:
         cited = {i for c in section.claims for i in c.evidence_ids}
         mark = STATUS_MARK[section.status]
         out.append(f"| {section.title} | {mark} {section.status.replace('_', ' ')} | {len(cited)} |")
-    if report.executive_summary:
-        out += ["", "## Summary", "", report.executive_summary]
     for section in report.sections:
-        out += ["", f"## {section.title}", "", f"*{STATUS_MARK[section.status]} {section.status}*", ""]
+        out += [
+            "",
+            f"## {section.title}",
+            "",
+            f"*{STATUS_MARK[section.status]} {section.status.replace('_', ' ')}*",
+        ]
         if section.note:
-            out += [f"> {section.note}", ""]
-        if not section.claims:
-            out.append("No evidence found.")
-            continue
-        for claim in section.claims:
-            refs = "".join(f"[{numbers[i]}]" for i in claim.evidence_ids if i in numbers)
-            prefix = "**Sources disagree:** " if claim.kind == "conflict" else ""
-            out.append(f"- {prefix}{claim.text} {refs}")
+            out += ["", f"> {section.note}"]
+        out += ["", section.content if section.content.strip() else "No evidence found."]
     out += ["", "## Evidence", ""]
     for e in report.evidence:
-        out.append(f"{numbers[e.id]}. {_citation(e)}: “{' '.join(e.quote.split())}”")
+        out.append(f"{numbers[e.id]}. {citation(e)}: “{' '.join(e.quote.split())}”")
     out += ["", "## Sources", ""]
     for source in report.sources:
         where = source.url or source.source or source.document_id or ""
@@ -127,11 +125,15 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def _citation(e: EvidenceRecord) -> str:
+def citation(e: EvidenceRecord) -> str:
+    """Where a quote stands, said once: the document, the heading path below its title, the page or URL."""
     name = e.title or e.document_id or e.url or "?"
     parts = [name]
-    if e.section_path and e.section_path != name:
-        parts.append(e.section_path)
+    path = e.section_path or ""
+    if path.startswith(name):
+        path = path[len(name) :].lstrip(" >")
+    if path and path != name:
+        parts.append(path)
     if e.page:
         parts.append(f"p. {e.page}")
     if e.url:

@@ -19,6 +19,7 @@ defaults here equal the shipped ``configs/sleuth.toml`` (a test keeps them equal
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tomllib
 from collections.abc import Mapping
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from sleuth.retrieval.web.service import WebConfig
 
 DEFAULT_CONFIG = Path("configs/sleuth.toml")
+log = logging.getLogger(__name__)
 
 
 class SettingsError(ConfigurationError):
@@ -90,6 +92,8 @@ class ConvertSettings(_Group):
     pdf_mode: Literal["auto", "text", "standard"] = Field("auto", description="PDF conversion path.")
     docling_artifacts: Path | None = Field(None, description="Docling layout/table models folder, if any.")
     cache_dir: Path = Field(default_factory=default_cache_dir, description="Conversion cache folder.")
+    ocr: bool = Field(True, description="Read scanned pages and images by OCR (Tesseract); off: refused.")
+    ocr_timeout: float = Field(600.0, ge=1, description="Seconds the OCR of one document may take in all.")
 
     def options(self) -> ConvertOptions:
         return ConvertOptions(
@@ -97,6 +101,8 @@ class ConvertSettings(_Group):
             max_pages=self.max_pages,
             pdf_mode=self.pdf_mode,
             docling_artifacts=self.docling_artifacts,
+            ocr=self.ocr,
+            ocr_timeout=self.ocr_timeout,
         )
 
     def cache(self) -> ConversionCache:
@@ -115,37 +121,49 @@ class ResearchSettings(_Group):
     max_evidence: int = Field(200, ge=1, le=5000, description="Pieces of evidence a run may collect.")
     time_budget: float = Field(300.0, gt=0, description="Seconds a run may spend discovering evidence.")
     hits_per_question: int = Field(8, ge=1, le=100, description="Corpus hits read per question.")
-    evidence_per_question: int = Field(6, ge=1, le=50, description="Quotes kept per question.")
-    min_quote_coverage: float = Field(
-        0.05, ge=0, le=1, description="Share of a question's term weight a quote must cover to be evidence."
+    evidence_per_question: int = Field(
+        6, ge=1, le=50, description="Passages of one question that may give evidence."
     )
-    relative_coverage: float = Field(
-        0.6, ge=0, le=1, description="A quote must cover this share of what the question's best quote covers."
+    backbone_hits: int = Field(
+        20, ge=1, le=200, description="Hits read for the request's own searches (its asks, as written)."
     )
-    relevance_margin: float = Field(
-        0.06, ge=0, le=2, description="Evidence may fall this far below the best match of the query (cosine)."
+    backbone_documents: int = Field(
+        10,
+        ge=0,
+        le=100,
+        description="Top documents of the request's own searches whose best quote is always cited when it is "
+        "on topic: a report never knows less than a search.",
     )
-    lead_margin: float = Field(
-        0.03, ge=0, le=2, description="The same for evidence found by following leads."
+    topic_floor: float = Field(
+        -4.0, ge=-20, le=20, description="Cross-encoder score of an on-topic quote (backbone evidence)."
     )
-    aspect_margin: float = Field(
-        0.15, ge=0, le=2, description="The same for questions about one aspect (sections with keywords)."
+    topic_gap: float = Field(
+        8.0, ge=0, le=40, description="How far below the request's best quote an on-topic quote may score."
     )
-    max_leads_per_level: int = Field(8, ge=0, le=200, description="Leads followed per level of research.")
-    max_sources: int = Field(
-        5,
-        ge=1,
-        le=200,
-        description="Documents a report cites at most: the most relevant, by a cross-encoder.",
+    answer_floor: float = Field(
+        -1.0, ge=-20, le=20, description="Cross-encoder score of a quote that answers its question."
     )
+    route_floor: float = Field(
+        1.0, ge=-20, le=20, description="Cross-encoder score of a quote that serves a section's purpose."
+    )
+    route_lift: float = Field(
+        2.0, ge=0, le=40, description="How far below its score for the request a routed quote may stay."
+    )
+    windows_per_passage: int = Field(
+        3, ge=1, le=10, description="Quotable windows of a passage the cross-encoder reads."
+    )
+    windows_per_question: int = Field(
+        12, ge=1, le=500, description="Quotable windows of one question the cross-encoder reads in all."
+    )
+    max_leads_per_level: int = Field(4, ge=0, le=200, description="Leads followed per level of research.")
     stop_when_covered: bool = Field(
         False, description="Stop following leads once every required section has evidence from two documents."
     )
-    route_min_similarity: float = Field(
-        0.62, ge=-1, le=1, description="Backfill: least section/query similarity for evidence to be used."
-    )
     stale_days: int = Field(
-        730, ge=1, description="Evidence older than this many days makes a section stale."
+        730,
+        ge=1,
+        description="Evidence older than this many days makes a section stale (unless its template "
+        "says otherwise).",
     )
     fanout: int = Field(4, ge=1, le=64, description="Research branches running at once (web, LLM calls).")
 
@@ -172,15 +190,17 @@ class ResearchSettings(_Group):
             time_budget=self.time_budget,
             hits_per_question=self.hits_per_question,
             evidence_per_question=self.evidence_per_question,
-            min_quote_coverage=self.min_quote_coverage,
-            relative_coverage=self.relative_coverage,
-            relevance_margin=self.relevance_margin,
-            lead_margin=self.lead_margin,
-            aspect_margin=self.aspect_margin,
+            backbone_hits=self.backbone_hits,
+            backbone_documents=self.backbone_documents,
+            topic_floor=self.topic_floor,
+            topic_gap=self.topic_gap,
+            answer_floor=self.answer_floor,
+            route_floor=self.route_floor,
+            route_lift=self.route_lift,
+            windows_per_passage=self.windows_per_passage,
+            windows_per_question=self.windows_per_question,
             max_leads_per_level=self.max_leads_per_level,
-            max_sources=self.max_sources,
             stop_when_covered=self.stop_when_covered,
-            route_min_similarity=self.route_min_similarity,
             stale_days=self.stale_days,
             fanout=self.fanout,
             fusion=fusion,
@@ -360,6 +380,21 @@ FLAT: dict[str, tuple[str, str]] = {
 _BY_FIELD = {where: name for name, where in FLAT.items()}
 
 
+#: Settings of earlier versions that no longer do anything (the research run they tuned was replaced): a
+#: file or environment that still sets them works, with a warning naming them.
+RETIRED = frozenset(
+    {
+        "min_quote_coverage",
+        "relative_coverage",
+        "relevance_margin",
+        "lead_margin",
+        "aspect_margin",
+        "max_sources",
+        "route_min_similarity",
+    }
+)
+
+
 def config_path(explicit: Path | None = None) -> Path | None:
     if explicit is not None:
         if not explicit.is_file():
@@ -379,7 +414,7 @@ def load_settings(config: Path | None = None, **overrides: Any) -> Settings:
     values: dict[str, Any] = {group: {} for group in GROUPS}
     for name, value in _read_file(path).items():
         _place(values, name, value, f"config {path}")
-    for name in [*TOP, *FLAT]:
+    for name in [*TOP, *FLAT, *RETIRED]:
         raw = os.environ.get(f"SLEUTH_{name.upper()}")
         if raw is not None:
             _place(values, name, _env_value(name, raw), f"env SLEUTH_{name.upper()}")
@@ -420,7 +455,7 @@ def _place(values: dict[str, Any], name: str, value: Any, origin: str) -> None:
     if name in TOP:
         values[name] = value
         return
-    if "." in name:
+    if "." in name and name.split(".", 1)[1] not in RETIRED:
         group, field = name.split(".", 1)
         model = GROUPS.get(group)
         if model is None or field not in model.model_fields:
@@ -428,6 +463,12 @@ def _place(values: dict[str, Any], name: str, value: Any, origin: str) -> None:
         if not field:
             raise SettingsError(f"unknown setting {name!r} ({origin})")
         values[group][field] = value
+        return
+    bare = name.split(".", 1)[-1]
+    if bare in RETIRED:
+        log.warning(
+            "setting %s (%s) is no longer used by this version of sleuth; it is ignored", name, origin
+        )
         return
     if name not in FLAT:
         raise SettingsError(f"unknown setting {name!r} ({origin})")
@@ -437,7 +478,7 @@ def _place(values: dict[str, Any], name: str, value: Any, origin: str) -> None:
 
 def _env_value(name: str, raw: str) -> Any:
     """An environment string as the setting wants it: JSON for lists and mappings, else the text."""
-    if name in TOP:
+    if name in TOP or name in RETIRED:
         return raw
     group, field = FLAT[name]
     annotation = GROUPS[group].model_fields[field].annotation

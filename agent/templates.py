@@ -44,11 +44,22 @@ class SectionSpec(BaseModel):
     questions: list[str] = Field(default_factory=list, description="Guiding questions ({query} allowed).")
     keywords: list[str] = Field(
         default_factory=list,
-        description="Aspect vocabulary: without an LLM, evidence for this section must mention one of these.",
+        description="Words of the section's aspect (kept for templates that have them; evidence is routed by "
+        "the section's purpose, its questions and description, not by shared words).",
     )
-    max_claims: int = Field(6, ge=1, le=30, description="At most this many claims in the section.")
+    max_claims: int = Field(
+        8,
+        ge=1,
+        le=30,
+        description="At most this many claims in the section (backbone evidence may add more).",
+    )
     kind: Literal["findings", "summary"] = Field(
         "findings", description="summary: written last, from the other sections' findings."
+    )
+    default: bool = Field(
+        False,
+        description="The findings section that takes on-topic evidence no other section's purpose claims "
+        "(at most one per template; without one, such evidence stays with the summary).",
     )
     fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
 
@@ -78,6 +89,16 @@ class Template(BaseModel):
     title: str = Field(min_length=1)
     description: str = ""
     sections: list[SectionSpec] = Field(min_length=1)
+    stale_after_days: int | None = Field(
+        None,
+        ge=1,
+        description="Evidence older than this makes a section stale; null (written out): never stale, as "
+        "for a literature review; absent: the stale_days setting.",
+    )
+
+    def staleness(self, default: int | None) -> int | None:
+        """Days after which this template's evidence is stale (None: never)."""
+        return self.stale_after_days if "stale_after_days" in self.model_fields_set else default
 
     @field_validator("sections")
     @classmethod
@@ -86,6 +107,9 @@ class Template(BaseModel):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"duplicate section ids {dupes}")
+        defaults = [s.id for s in value if s.default]
+        if len(defaults) > 1 or any(s.default and s.kind == "summary" for s in value):
+            raise ValueError(f"at most one findings section may be the default (here: {defaults})")
         return value
 
     def section(self, section_id: str) -> SectionSpec:

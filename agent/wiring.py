@@ -129,7 +129,10 @@ class Wiring:
         if options.use_corpus:
             sources.append(
                 CorpusSource(
-                    runtime.searcher, hits_per_question=options.hits_per_question, fusion=options.fusion
+                    runtime.searcher,
+                    hits_per_question=options.hits_per_question,
+                    backbone_hits=options.backbone_hits,
+                    fusion=options.fusion,
                 )
             )
         if options.use_web and not resuming:

@@ -222,6 +222,32 @@ def _content(doc: ParsedDocument, draft: _Draft) -> str:
     return "".join(parts)
 
 
+def _page_breaks(doc: ParsedDocument, draft: _Draft, first: int | None) -> list[tuple[int, int]]:
+    """Where in the chunk's content a new page begins (content offset, page), from the pieces' source ranges.
+
+    A piece's text is its source slice except where a split table repeats its header or code gets its
+    fences back; there the offset is the piece's own start plus the distance into the source range, which
+    lands on the right row or line.
+    """
+    breaks: list[tuple[int, int]] = []
+    position = 0
+    current = first
+    for k, piece in enumerate(draft.pieces):
+        if k:
+            position += len(doc.text[draft.pieces[k - 1].end : piece.start] or "\n\n")
+        shift = max(0, len(piece.text) - (piece.end - piece.start))
+        for start, page in zip(doc.pages.starts, doc.pages.pages, strict=True):
+            if start > piece.end:
+                break
+            low = draft.pieces[k - 1].end if k else piece.start
+            if low < start <= piece.end and page != current:
+                offset = position + (shift + start - piece.start if start >= piece.start else 0)
+                breaks.append((min(offset, position + len(piece.text)), page))
+                current = page
+        position += len(piece.text)
+    return breaks
+
+
 @dataclass(slots=True)
 class _Done:
     """A finished chunk before it has an id and neighbours."""
@@ -233,6 +259,7 @@ class _Done:
     split: tuple[int, int] | None
     page_start: int | None
     page_end: int | None
+    page_breaks: list[tuple[int, int]]
 
 
 def _finish_window(
@@ -243,18 +270,22 @@ def _finish_window(
     fresh = iter(counter.encode_batch([contents[i] for i in todo]))
     encodings = [d.encoding if d.encoding is not None else next(fresh) for d in drafts]
     drafts, contents, encodings = _enforce_limit(drafts, contents, encodings, counter, limit)
-    return [
-        _Done(
-            draft.section,
-            draft.chunk_type,
-            content,
-            encoding,
-            draft.split,
-            doc.pages.page_at(draft.pieces[0].start),
-            doc.pages.page_at(max(draft.pieces[-1].end - 1, draft.pieces[-1].start)),
+    out: list[_Done] = []
+    for draft, content, encoding in zip(drafts, contents, encodings, strict=True):
+        first = doc.pages.page_at(draft.pieces[0].start)
+        out.append(
+            _Done(
+                draft.section,
+                draft.chunk_type,
+                content,
+                encoding,
+                draft.split,
+                first,
+                doc.pages.page_at(max(draft.pieces[-1].end - 1, draft.pieces[-1].start)),
+                _page_breaks(doc, draft, first) if doc.pages.starts else [],
+            )
         )
-        for draft, content, encoding in zip(drafts, contents, encodings, strict=True)
-    ]
+    return out
 
 
 class _Emitter:
@@ -318,6 +349,7 @@ class _Emitter:
             page_end=done.page_end,
             chunk_index=self.index,
             section_level=done.section.level,
+            page_breaks=done.page_breaks,
         )
         self.index += 1
         self.before, self.held = self.held, None

@@ -42,6 +42,20 @@ class Chunk(BaseModel):
     page_end: int | None
     chunk_index: int = Field(description="Position of the chunk in its document, from 0.")
     section_level: int = Field(description="Heading level of the innermost section (0: before any heading).")
+    page_breaks: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="Pages that begin inside the content: (character offset in content, page number).",
+    )
+
+    def page_at(self, offset: int) -> int | None:
+        """The page the character at ``offset`` of ``content`` stands on (``page_start`` before any break):
+        a quote's page, not its chunk's first page."""
+        page = self.page_start
+        for start, number in self.page_breaks:
+            if start > offset:
+                break
+            page = number
+        return page
 
 
 class ListItemNode(BaseModel):

@@ -12,7 +12,6 @@ first indexed, else the readable id it asks for, made unique against other sourc
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import time
@@ -27,7 +26,6 @@ from sleuth.ingest.chunker import CHUNKER_VERSION, iter_chunks
 from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.convert import CONVERTER_VERSION, Converted, ConvertOptions
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
-from sleuth.ingest.convert.metadata import file_date
 from sleuth.ingest.convert.pool import convert_files
 from sleuth.ingest.models import Chunk
 from sleuth.ingest.sources import SourceError, SourceFile, disambiguate, resolve
@@ -38,8 +36,9 @@ from sleuth.retrieval.index import DocumentRecord, DocumentWriter, Index, genera
 log = logging.getLogger(__name__)
 #: Bump when the text given to the encoders changes (it changes every vector).
 EMBED_FORMAT = 1
-#: Bump when the chunk payload changes (documents are rewritten; 2: document title and date).
-PAYLOAD_FORMAT = 2
+#: Bump when the chunk payload changes (documents are rewritten; 2: document title and date; 3: page breaks
+#: inside a chunk, and no date taken from a file's time).
+PAYLOAD_FORMAT = 3
 
 
 def passage_text(chunk: Chunk) -> str:
@@ -273,10 +272,9 @@ class Ingestor:
         self.report.seconds["total"] += time.perf_counter() - started
 
     def _doc(self, item: SourceFile, record: DocumentRecord | None, digest: str, result: Converted) -> _Doc:
+        # A document is dated by what it says (metadata, a date on its first page), never by its file's time:
+        # a copy made today would make a 2017 paper look new, and staleness would mean nothing.
         date, date_source = result.date, result.date_source
-        if date is None:
-            with contextlib.suppress(OSError):
-                date, date_source = file_date(item.path.stat().st_mtime), "file-mtime"
         return _Doc(
             key=item.key,
             source=str(item.path),

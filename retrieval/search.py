@@ -62,6 +62,9 @@ class SearchHit:
     document_title: str | None = None
     #: ISO 8601 date of the document (metadata, else file time): what citations and staleness use.
     document_date: str | None = None
+    #: Pages that begin inside ``content``: (offset, page).
+    page_breaks: list[tuple[int, int]] = field(default_factory=list)
+    split_sequence: str | None = None
     point_id: str = ""
     neighbours: list[SearchHit] = field(default_factory=list)
 
@@ -84,6 +87,8 @@ class SearchHit:
             context_after=p.get("context_after", ""),
             document_title=p.get("document_title"),
             document_date=p.get("document_date"),
+            page_breaks=[(int(a), int(b)) for a, b in p.get("page_breaks") or []],
+            split_sequence=p.get("split_sequence"),
             point_id=record.id,
         )
 

@@ -67,10 +67,14 @@ def test_market_brief_on_the_fixture_corpus(workdir: Path) -> None:
     evidence = {e["id"]: e for e in report["evidence"]}
     for e in evidence.values():  # verbatim in the document it cites
         assert e["quote"] in _source_text(e["document_id"])
-    # The 2024 market size is stated in two documents: one claim, two anchors, two documents.
-    landscape = sections["market_landscape"]["claims"]
-    merged = [c for c in landscape if "4.2 billion" in c["text"]]
+    # The 2024 market size is stated in two documents: one claim, two anchors, two documents, in one findings
+    # section only (a claim never stands in two).
+    findings = [s for s in report["sections"] if s["id"] not in ("executive_summary",)]
+    merged = [
+        c for s in findings for c in s["claims"] if "4.2 billion" in c["text"] and c["kind"] == "finding"
+    ]
     assert len(merged) == 1 and len({evidence[i]["document_id"] for i in merged[0]["evidence_ids"]}) == 2
+    landscape = sections["market_landscape"]["claims"]
     # Voltra Energy's share: 38 percent in one source, 31 in another.
     conflicts = [c for c in landscape if c["kind"] == "conflict"]
     assert conflicts and "38 percent" in conflicts[0]["text"] and "31 percent" in conflicts[0]["text"]

@@ -1,7 +1,7 @@
 """The ``sleuth`` command line: one entry point in front of ingest, retrieval and the research agent.
 
 Errors are one line on stderr (a traceback only with ``--debug``); exit codes follow the contract: 0 success,
-1 some inputs failed, 2 usage or configuration error (``sleuth.ingest.cli_runner`` maps the exception tree).
+1 some inputs failed, 2 usage or configuration error (``sleuth.ingest.cli.runner`` maps the exception tree).
 The group builds the composition root (``Wiring``) from the settings once and hands it to every command.
 """
 
@@ -20,9 +20,9 @@ from sleuth.agent.cli.research import research_command
 from sleuth.agent.cli.runs import runs_command, templates_command
 from sleuth.agent.cli.search import search_command
 from sleuth.agent.cli.serve import mcp_command, serve_command
-from sleuth.ingest.chunk import chunk_command
-from sleuth.ingest.cli_runner import run_click
-from sleuth.ingest.convert_command import convert_command
+from sleuth.ingest.cli.chunk import chunk_command
+from sleuth.ingest.cli.convert import convert_command
+from sleuth.ingest.cli.runner import run_click
 
 
 @click.group(name="sleuth", context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,6 +66,8 @@ def _command_defaults(settings: Settings) -> dict[str, dict[str, object]]:
         "pdf_mode": convert.pdf_mode,
         "docling_artifacts": str(convert.docling_artifacts) if convert.docling_artifacts else None,
         "cache_dir": str(convert.cache_dir),
+        "ocr": convert.ocr,
+        "ocr_timeout": convert.ocr_timeout,
     }
     return {
         "chunk": {

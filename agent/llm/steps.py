@@ -25,6 +25,7 @@ from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims, terms_supported, whitespace_match
 from sleuth.agent.research.plan import ExtractivePlanner, Question
+from sleuth.agent.research.request import Request
 from sleuth.agent.research.steps import ResearchSteps
 from sleuth.agent.research.synthesis import ExtractiveSynthesizer
 from sleuth.agent.research.text import named_things, term_set
@@ -101,8 +102,8 @@ class LLMPlanner:
         #: What the model plans for: the research brief (``--interactive``), else the request itself.
         self.brief: str | None = None
 
-    def plan(self, query: str, template: Template) -> list[Question]:
-        questions = self.fallback.plan(query, template)
+    def plan(self, request: Request, template: Template) -> list[Question]:
+        questions = self.fallback.plan(request, template)
         sections = "\n".join(
             f"- {s.id}: {s.title}. {s.description}{' (required)' if s.required else ''}"
             for s in template.sections
@@ -113,7 +114,7 @@ class LLMPlanner:
             '{"questions": [{"question": "...", "sections": ["section_id"]}]}. '
             "Write 3 to 5 short search questions that together answer the request, each mapped to the ids "
             "of the report sections it serves.",
-            f"Request: {self.brief or query}\n\nReport sections:\n{sections}",
+            f"Request: {self.brief or request.text}\n\nReport sections:\n{sections}",
         )
         if answer is None:
             return questions
@@ -155,12 +156,9 @@ class LLMSynthesizer:
         self.refinements_rejected = 0
 
     def write(
-        self,
-        template: Template,
-        routed: Mapping[str, Sequence[Evidence]],
-        query_relevance: Mapping[str, float],
+        self, template: Template, routed: Mapping[str, Sequence[Evidence]], request: Request
     ) -> dict[str, list[Claim]]:
-        extractive = self.fallback.write(template, routed, query_relevance)
+        extractive = self.fallback.write(template, routed, request)
         out = dict(extractive)
         for section in template.sections:
             if section.kind == "summary":

@@ -1,30 +1,46 @@
-"""Report assembly: guarded claims per section become report.json's sections, evidence records, sources and
-metrics; each section's Markdown is written here too (report.md renders the whole report in
-``sleuth.agent.report``)."""
+"""Report assembly: the sections' guarded claims become report.json (sections with their Markdown, evidence
+records in the order first cited, sources, metrics) with numbered citations everywhere: ``[3]`` is the third
+evidence record, in section content, in the summary and in report.md alike."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source
+from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, Status
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
-from sleuth.agent.templates import Template
+from sleuth.agent.templates import SectionSpec, Template
+
+STATUS_WORDS = {
+    "supported": "supported",
+    "thin_evidence": "thin evidence",
+    "not_found": "not found",
+    "stale": "stale",
+}
 
 
-def anchors(claim: Claim) -> str:
-    return "".join(f"[evidence:{i}]" for i in claim.evidence_ids)
+@dataclass
+class Written:
+    """A section as the run wrote it: guarded claims, status, note, typed facts."""
+
+    spec: SectionSpec
+    claims: list[Claim]
+    status: Status
+    note: str | None = None
+    fields: dict[str, Any] | None = None
 
 
-def section_content(claims: Sequence[Claim]) -> str:
-    lines = []
-    for claim in claims:
-        prefix = "Sources disagree: " if claim.kind == "conflict" else ""
-        lines.append(f"- {prefix}{claim.text} {anchors(claim)}")
-    return "\n".join(lines)
+def citations(claim: Claim, numbers: Mapping[str, int]) -> str:
+    return "".join(f"[{numbers[i]}]" for i in claim.evidence_ids if i in numbers)
+
+
+def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
+    prefix = "**Sources disagree:** " if claim.kind == "conflict" else ""
+    return f"- {prefix}{claim.text} {citations(claim, numbers)}".rstrip()
 
 
 def section_note(required: bool, status: str) -> str | None:
@@ -35,6 +51,19 @@ def section_note(required: bool, status: str) -> str | None:
     if status == "thin_evidence":
         return "Less evidence than this section asks for."
     return None
+
+
+def overview(written: Sequence[Written]) -> list[str]:
+    """One line per findings section: its status and what it rests on."""
+    lines = []
+    for w in written:
+        if w.spec.kind == "summary":
+            continue
+        ids = {i for c in w.claims for i in c.evidence_ids}
+        claims = f"{len(w.claims)} claim{'s' if len(w.claims) != 1 else ''}"
+        rest = f": {claims} on {len(ids)} piece{'s' if len(ids) != 1 else ''} of evidence" if w.claims else ""
+        lines.append(f"- *{w.spec.title}* ({STATUS_WORDS[w.status]}){rest}")
+    return lines
 
 
 def record(e: Evidence) -> EvidenceRecord:
@@ -82,29 +111,54 @@ def assemble(
     run_id: str,
     query: str,
     template: Template,
-    sections: list[SectionReport],
+    written: list[Written],
     evidence: Mapping[str, Evidence],
     state: RunState,
     guards: Mapping[str, int],
     seconds: float,
     llm: Any,
     web: Any,
+    empty_reason: str | None = None,
 ) -> Report:
-    """The report: evidence in the order first cited, the summary section's claims as the executive summary,
-    and what the run did in ``metrics``."""
-    used = list(dict.fromkeys(i for s in sections for c in s.claims for i in c.evidence_ids))
+    """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
+    the summary section's text (its claims, then one line per section) as the executive summary."""
+    used = list(dict.fromkeys(i for w in written for c in w.claims for i in c.evidence_ids))
     records = [record(evidence[i]) for i in used]
-    summary = next((s for s in sections if template.section(s.id).kind == "summary" and s.claims), None)
+    numbers = {i: n for n, i in enumerate(used, 1)}
+    sections: list[SectionReport] = []
+    summary_text = ""
+    for w in written:
+        lines = [claim_line(c, numbers) for c in w.claims]
+        if w.spec.kind == "summary":
+            if not summary_text:
+                summary_text = " ".join(f"{c.text} {citations(c, numbers)}".strip() for c in w.claims)
+                if empty_reason and not w.claims:
+                    summary_text = empty_reason
+            lines += ["", *overview(written)] if lines else overview(written)
+        sections.append(
+            SectionReport(
+                id=w.spec.id,
+                title=w.spec.title,
+                required=w.spec.required,
+                min_evidence=w.spec.min_evidence,
+                status=w.status,
+                content="\n".join(lines).strip("\n"),
+                claims=w.claims,
+                fields=w.fields,
+                note=empty_reason if empty_reason and w.spec.kind == "summary" else w.note,
+            )
+        )
     metrics = {
         "questions": len(state.questions),
         "questions_by_origin": origins(state.questions.values()),
         "levels": state.levels,
         "stop_reason": state.stop_reason,
         "evidence_found": len(state.ledger),
+        "evidence_backbone": sum(1 for e in state.ledger if e.backbone),
         "evidence_off_topic": state.off_topic,
-        "documents_below_cap": state.uncited_documents,
         "evidence_cited": len(records),
         "documents_cited": len({evidence[i].document_key for i in used}),
+        "cross_encoder_pairs": state.judged_pairs,
         "guards": dict(guards),
         "seconds": {k: round(v, 3) for k, v in {**state.seconds, "total": seconds}.items()},
         "statuses": {s.id: s.status for s in sections},
@@ -116,7 +170,7 @@ def assemble(
         query=query,
         template=template.name,
         created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        executive_summary=" ".join(f"{c.text} {anchors(c)}" for c in summary.claims) if summary else "",
+        executive_summary=summary_text,
         sections=sections,
         evidence=records,
         sources=sources_of(records),

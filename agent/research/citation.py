@@ -1,128 +1,72 @@
-"""Citation: which documents a report cites, and which of the evidence goes into it.
+"""Citation: which evidence a report may cite, how directly each piece answers the request, and the text each
+quote is checked against before it is.
 
-A cross-encoder reads the query with the best passage of every document any question retrieved (it judges
-relevance better than comparing two vectors can, and a run's few dozen documents cost a fraction of a second);
-the ``max_sources`` best are cited. A chosen document that has no evidence yet gets a quote cut from that
-passage for the query itself. Without a pool (a resumed run) the documents of the ledger are ranked the same
-way. Measured on FanOutQA in docs/BENCHMARKS.md.
+No fixed number of documents: a report cites every document that carries distinct, relevant evidence, bounded
+per section by the sections themselves. What enters routing is the pinned evidence, the backbone (the best
+quote of each top document of the request's own searches) and the rest by how well it answers its question,
+up to ``max_cited`` pieces. Evidence found for a section's question or a lead has not been judged against the
+request itself; for the summary ("the most direct answers first") it is, here, once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
-from sleuth.agent.research.admission import READ_LIMIT, Admission
-from sleuth.agent.research.evidence import Evidence, Passage
-from sleuth.agent.research.options import ResearchOptions
-from sleuth.agent.research.plan import Question
+from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.quotes import in_context, readable
+from sleuth.agent.research.request import Request
 from sleuth.agent.research.sources import EvidenceSource
-from sleuth.agent.research.state import RunState
-from sleuth.agent.templates import Template
-from sleuth.ingest.contextualize import contextualize
 
-#: Scores of (query, passage text) pairs by a cross-encoder, higher is more relevant.
-Reranker = Callable[[str, list[str]], list[float]]
+#: Cross-encoder scores of (question, texts).
+Judge = Callable[[str, list[str]], list[float]]
+#: Evidence that enters routing at most (pinned and backbone evidence always do).
+MAX_CITED = 24
+#: Asks of a long request that directness is judged against at most (the first ones).
+MAX_ASKS = 4
 
 
 class Citation:
-    def __init__(
-        self,
-        query: str,
-        template: Template,
-        options: ResearchOptions,
-        state: RunState,
-        *,
-        sources: Sequence[EvidenceSource],
-        admission: Admission,
-        rerank: Reranker,
-    ) -> None:
-        self.query = query
-        self.template = template
-        self.options = options
-        self.state = state
+    def __init__(self, request: Request, *, sources: Sequence[EvidenceSource], judge: Judge) -> None:
+        self.request = request
         self.sources = sources
-        self.admission = admission
-        self.rerank = rerank
-
-    def choose_sources(self) -> dict[str, float]:
-        """The documents a report may cite, each with its relevance to the user's query."""
-        state = self.state
-        ledger = state.ledger
-        pool = dict(state.pool)
-        for e in ledger.live():  # documents known only from the ledger (resumed runs, pins)
-            if e.document_key not in pool:
-                pool[e.document_key] = Passage(
-                    kind=e.kind,
-                    text=state.passages.get(e.id, e.quote),
-                    document_id=e.document_id,
-                    title=e.title,
-                    section_path=e.section_path,
-                    page=e.page,
-                    date=e.date,
-                    source=e.source,
-                    chunk_id=e.chunk_id,
-                    url=e.url,
-                )
-        if not pool:
-            return {}
-        pool.update(self._best_for_query(list(pool)))
-        keys = list(pool)
-        read = [
-            contextualize(p.text, section_path=p.section_path, title=p.title, limit=READ_LIMIT)
-            for p in pool.values()
-        ]
-        scores = dict(zip(keys, self.rerank(self.query, read), strict=True))
-        chosen = sorted(keys, key=lambda k: -scores[k])[: self.options.max_sources]
-        have = {e.document_key for e in ledger.live()}
-        missing = [pool[k] for k in chosen if k not in have]
-        if missing and state.query_weights:
-            # A chosen document found only by a search gets a quote cut for the query itself; it must still
-            # be on the run's topic, as every piece of evidence must.
-            query = Question("q0", self.query, [s.id for s in self.template.sections], origin="plan")
-            items = self.admission.candidates(query, missing, state.query_weights)
-            self.admission.score_relevance(
-                [(query, items)], {p.chunk_id: p.text for p in missing if p.chunk_id}
-            )
-            ledger.limit = max(ledger.limit, len(ledger) + len(items))  # the citation step is not discovery
-            self.admission.admit(items, margin=self.options.relevance_margin)
-            cited = {e.document_key for e in ledger.live()}
-            chosen = [k for k in chosen if k in cited]
-        state.uncited_documents = max(0, len(pool) - len(chosen))
-        return {k: scores[k] for k in chosen}
-
-    def _best_for_query(self, documents: list[str]) -> dict[str, Passage]:
-        """Each document's passage that best matches the user's query, asked of the source that holds it."""
-        state = self.state
-        if state.query_vectors is None:
-            return {}
-        out: dict[str, Passage] = {}
-        for source in self.sources:
-            mine = [d for d in documents if d in state.pool and state.pool[d].kind == source.kind]
-            if mine:
-                out.update(source.best_for_query(state.query_vectors, mine))
-        return out
-
-    def cited_only(self, items: list[Evidence], ranking: Mapping[str, float]) -> list[Evidence]:
-        """Evidence of the chosen documents (and a reviewer's pins), weighted by its document's relevance.
-
-        The chosen documents are the run's most relevant: their evidence also goes to the summary sections
-        (key findings), so that a chosen document is cited even when its quote fits no findings section.
-        """
-        summary = [s.id for s in self.template.sections if s.kind == "summary"]
-        return [
-            e.model_copy(
-                update={
-                    "relevance": round(ranking.get(e.document_key, e.relevance), 4),
-                    "sections": sorted({*e.sections, *summary}),
-                }
-            )
-            for e in items
-            if e.document_key in ranking or e.pinned
-        ]
+        self.judge = judge
 
     def source_texts(self, items: Sequence[Evidence]) -> dict[str, str | None]:
-        """The authoritative text behind each piece of evidence, read again from the source that gave it."""
+        """The visible text each quote must stand in, read again from the source that gave it (a quote that
+        runs on into the next chunk: both chunks)."""
         out: dict[str, str | None] = {e.id: None for e in items}
         for source in self.sources:
-            out.update(source.texts([e for e in items if e.kind == source.kind]))
+            mine = [e for e in items if e.kind == source.kind]
+            wanted = {e.chunk_id for e in mine if e.chunk_id} | {
+                e.continued_in for e in mine if e.continued_in
+            }
+            stored = source.texts(sorted(wanted)) if wanted else {}
+            for e in mine:
+                chunk = stored.get(e.chunk_id or "")
+                if chunk is None:
+                    continue
+                following = stored.get(e.continued_in) if e.continued_in else None
+                out[e.id] = readable(chunk, following).text
         return out
+
+    def choose(self, items: Sequence[Evidence], limit: int = MAX_CITED) -> list[Evidence]:
+        """What may be cited: pinned and backbone evidence, then the best answers, each judged against the
+        request (``relevance``) where it was not already."""
+        live = [e for e in items if not e.dropped]
+        must = [e for e in live if e.pinned or e.backbone]
+        rest = sorted((e for e in live if not (e.pinned or e.backbone)), key=lambda e: -e.score)
+        chosen = [*must, *rest[: max(0, limit - len(must))]]
+        return self.directness(chosen)
+
+    def directness(self, items: list[Evidence]) -> list[Evidence]:
+        """Each piece's ``relevance``: how directly it answers the request (the best over its asks)."""
+        todo = [e for e in items if e.relevance == 0.0]
+        if not todo:
+            return items
+        contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in todo]
+        best = [float("-inf")] * len(todo)
+        for ask in self.request.asks[:MAX_ASKS]:
+            for k, score in enumerate(self.judge(ask, contexts)):
+                best[k] = max(best[k], score)
+        judged = {e.id: round(b, 4) for e, b in zip(todo, best, strict=True)}
+        return [e.model_copy(update={"relevance": judged[e.id]}) if e.id in judged else e for e in items]

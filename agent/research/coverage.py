@@ -1,9 +1,10 @@
 """Per section: is the evidence enough? ``supported``, ``thin_evidence``, ``not_found`` or ``stale``.
 
 Decided from what the section's surviving claims cite, after the guards: a section with nothing cited is
-``not_found`` (and has no claims); one whose newest cited evidence is older than the staleness limit is
-``stale``; otherwise ``supported`` at ``min_evidence`` distinct pieces or more, ``thin_evidence`` below.
-Evidence of unknown date is never called stale.
+``not_found`` (and has no claims); one whose newest cited evidence is older than the template's staleness
+limit is ``stale`` (a template may have none: a literature review does not go out of date); otherwise
+``supported`` at ``min_evidence`` distinct pieces or more, ``thin_evidence`` below. Evidence of unknown date
+(a document without a publication date of its own) is never called stale.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def section_status(
     claims: Sequence[Claim],
     evidence: Mapping[str, Evidence],
     *,
-    stale_after_days: int,
+    stale_after_days: int | None,
     now: datetime,
 ) -> Status:
     ids = cited(claims)
@@ -33,7 +34,8 @@ def section_status(
         return "not_found"
     dates = [_parse(evidence[i].date) for i in ids if i in evidence]
     known = [d for d in dates if d is not None]
-    if known and len(known) == len(dates) and max(known) < now - timedelta(days=stale_after_days):
+    limit = now - timedelta(days=stale_after_days) if stale_after_days is not None else None
+    if limit is not None and known and len(known) == len(dates) and max(known) < limit:
         return "stale"
     return "supported" if len(ids) >= section.min_evidence else "thin_evidence"
 

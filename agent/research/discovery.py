@@ -17,14 +17,17 @@ from typing import Any
 from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted, RunEvent
 from sleuth.agent.research.admission import Admission, new_evidence, weights
 from sleuth.agent.research.evidence import Evidence, Passage
+from sleuth.agent.research.guards import whitespace_match
 from sleuth.agent.research.leads import Lead, find_leads
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
-from sleuth.agent.research.routing import aspect_match
+from sleuth.agent.research.quotes import Window, headings_in, in_context
+from sleuth.agent.research.request import Request
 from sleuth.agent.research.sources import EvidenceSource, QueryVectors
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps
 from sleuth.agent.templates import Template
+from sleuth.ingest.visible import visible_text
 
 #: Plan questions whose passages the LLM reads for quotes (each one call).
 LLM_SCORED_QUESTIONS = 6
@@ -41,7 +44,7 @@ def question_key(text: str) -> str:
 class Discovery:
     def __init__(
         self,
-        query: str,
+        request: Request,
         template: Template,
         options: ResearchOptions,
         state: RunState,
@@ -53,7 +56,8 @@ class Discovery:
         event: EventFactory,
         started: float,
     ) -> None:
-        self.query = query
+        self.request = request
+        self.query = request.text
         self.template = template
         self.options = options
         self.state = state
@@ -84,18 +88,17 @@ class Discovery:
             results = await self._search(level)
             state.seconds["search"] = state.seconds.get("search", 0.0) + time.monotonic() - started
             level_new: list[Evidence] = []
-            candidates = [(q, self.admission.candidates(q, passages, w)) for q, passages, w in results]
-            if self.steps.scorer is not None:
-                extra = await asyncio.to_thread(self._llm_candidates, results)
-                for (_, items), more in zip(candidates, extra, strict=True):
-                    ids = {e.id for e in items}
-                    items.extend(e for e in more if e.id not in ids)
-            texts = {p.chunk_id: p.text for _, passages, _ in results for p in passages if p.chunk_id}
-            await asyncio.to_thread(self.admission.score_relevance, candidates, texts)
+            candidates = await asyncio.to_thread(self._candidates, results)
+            texts = {
+                p.chunk_id: visible_text(p.text).text
+                for _, passages, _ in results
+                for p in passages
+                if p.chunk_id
+            }
             found: list[tuple[Question, list[Evidence]]] = []
-            for question, items in candidates:
+            for (question, passages, _), items in zip(results, candidates, strict=True):
                 yield self.event(QuestionStarted, question=question.planned())
-                new = self.admission.admit(items, margin=self.admission.margin(question))
+                new = self.admission.admit(question, items, passages)
                 level_new.extend(new)
                 found.append((question, new))
                 if new:
@@ -130,7 +133,7 @@ class Discovery:
         vectors = await asyncio.to_thread(self.embed_queries, [q.text for q in questions])
         weighted = [weights(sparse) for _, sparse in vectors]
         for question, w, vector in zip(questions, weighted, vectors, strict=True):
-            if question.text == self.query:
+            if question.origin == "query":
                 self.state.query_weights, self.state.query_vectors = w, vector
         hits: list[list[Passage]] = [[] for _ in questions]
         for source in self.sources:
@@ -140,19 +143,49 @@ class Discovery:
             self.state.remember(question, passages)
         return [(q, h, w) for q, h, w in zip(questions, hits, weighted, strict=True)]
 
-    def _llm_candidates(self, results: Level) -> list[list[Evidence]]:
-        """Quotes the LLM chose from the best passages of the plan's questions (verbatim, or dropped)."""
-        scorer = self.steps.scorer
+    def _candidates(self, results: Level) -> list[list[Evidence]]:
+        """Each question's judged quotes, with those an LLM picked (when one reads passages) among them."""
         out: list[list[Evidence]] = []
-        for question, passages, _ in results:
-            if scorer is None or question.depth > 0 or self._scored >= LLM_SCORED_QUESTIONS:
-                out.append([])
-                continue
-            self._scored += 1
-            ranked = sorted(passages, key=lambda p: p.rank)
-            picked = scorer.quotes(question.text, ranked)
-            out.append([new_evidence(question, passage, quote, 1.0) for passage, quote in picked])
+        for question, passages, w in results:
+            items = self.admission.candidates(question, passages, w)
+            known = {e.id for e in items}
+            items.extend(e for e in self._llm_quotes(question, passages) if e.id not in known)
+            items.sort(key=lambda e: -e.score)
+            out.append(items)
         return out
+
+    def _llm_quotes(self, question: Question, passages: list[Passage]) -> list[Evidence]:
+        """Quotes the LLM copied from the best passages of a plan question: kept only where they stand in the
+        passage's visible text (up to white space), then judged like any other quote."""
+        scorer = self.steps.scorer
+        if scorer is None or question.depth > 0 or self._scored >= LLM_SCORED_QUESTIONS:
+            return []
+        self._scored += 1
+        ranked = sorted(passages, key=lambda p: p.rank)
+        readers = {id(p): r for p, r in zip(ranked, self.admission.readers(ranked), strict=True)}
+        visible = [p.model_copy(update={"text": readers[id(p)].text}) for p in ranked]
+        picked: list[tuple[Passage, Window]] = []
+        for shown, quote in scorer.quotes(question.text, visible):
+            original = ranked[visible.index(shown)]
+            text = readers[id(original)].text
+            exact = whitespace_match(quote, text)
+            if exact is None:
+                continue
+            start = text.index(exact)
+            window = Window(start, start + len(exact), "llm")
+            if not headings_in(readers[id(original)], window):  # a quote is text, never a title
+                picked.append((original, window))
+        if not picked:
+            return []
+        contexts = [
+            in_context(readers[id(p)].text[w.start : w.end], title=p.title, section_path=p.section_path)
+            for p, w in picked
+        ]
+        scores = self.admission.judge.judge(question.text, contexts)
+        return [
+            new_evidence(question, p, readers[id(p)], w, score)
+            for (p, w), score in zip(picked, scores, strict=True)
+        ]
 
     def _leads(
         self, found: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
@@ -168,7 +201,7 @@ class Discovery:
         ranked: list[tuple[float, Question, Lead]] = []
         for question, new in found:
             context = [e.model_copy(update={"quote": texts.get(e.chunk_id or "", e.quote)}) for e in new]
-            for lead in find_leads(context, asked=asked, known_documents=known, focus=self.query):
+            for lead in find_leads(context, asked=asked, known_documents=known, focus=self.request.subject):
                 ranked.append((lead.priority, question, lead))
         ranked.sort(key=lambda item: -item[0])
         writer = self.steps.lead_writer
@@ -231,7 +264,7 @@ class Discovery:
         for section in self.template.sections:
             if not section.required:
                 continue
-            items = [e for e in live if section.id in e.sections and aspect_match(section, e)]
+            items = [e for e in live if section.id in e.sections]
             documents = {e.document_key for e in items}
             wanted = min(2, len(self.state.seen_documents.get(section.id, set())) or 1)
             if len(items) < max(section.min_evidence, 1) or len(documents) < wanted:

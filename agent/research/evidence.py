@@ -1,27 +1,20 @@
 """The evidence ledger: verbatim quotes cut from stored passages, with everything a citation needs.
 
 A *passage* is a piece of stored text a search returned (a corpus chunk, a chunk of a fetched web page). A
-piece of *evidence* is a quote cut out of a passage (a sentence or a few, chosen by relevance to the
-question it was found for) plus where it stands: document, title, section path, page or URL, date. Quotes
-are slices of the passage's text, so they are verbatim by construction; the guards check that again against
-the index before a report is written.
-
-Relevance without an LLM comes from the question's SPLADE vector: a sentence scores the weight of the
-query terms (and learnt expansions) it contains, as a share of the query's total weight. It is the same
-vector the search used, so choosing quotes costs one tokenisation.
+piece of *evidence* is a quote cut out of a passage (a sentence or a few, chosen by how well they answer
+the question they were found for: ``quotes.py``) plus where it stands: document, title, section path, page
+or URL, date. Quotes are slices of the passage's visible text, so they are verbatim by construction; the
+guards check that again against the index before a report is written.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
 from pydantic import ConfigDict, Field
 
 from sleuth.agent.report import EvidenceRecord
-from sleuth.agent.research.text import Span, sentence_spans, words
 from sleuth.retrieval.provenance import Provenance
 
 _MAX_QUOTE_CHARS = 600
@@ -34,6 +27,21 @@ class Passage(Provenance):
     text: str
     score: float = 0.0
     rank: int = 0
+    #: Pages that begin inside the text (offset in ``text``, page): a quote's page is where it stands.
+    page_breaks: list[tuple[int, int]] = Field(default_factory=list)
+    #: The next chunk of the same document (what a passage ending on a colon introduces stands there).
+    next_chunk_id: str | None = None
+    #: The chunker split a paragraph at the start or end of this text: a sentence there may be cut off.
+    split_start: bool = False
+    split_end: bool = False
+
+    def page_at(self, offset: int) -> int | None:
+        page = self.page
+        for start, number in self.page_breaks:
+            if start > offset:
+                break
+            page = number
+        return page
 
 
 class Evidence(EvidenceRecord):
@@ -51,6 +59,11 @@ class Evidence(EvidenceRecord):
     #: Set by a reviewer (``--review``): pinned evidence is always cited, dropped evidence never.
     pinned: bool = False
     dropped: bool = False
+    #: The best quote of one of the top documents of the request's own search: a report never knows less
+    #: than a search, so this evidence is always cited.
+    backbone: bool = False
+    #: The quote runs on into this next chunk of its document (the list a colon introduces stands there).
+    continued_in: str | None = None
 
     @property
     def document_key(self) -> str:
@@ -61,89 +74,6 @@ class Evidence(EvidenceRecord):
 def evidence_id(passage: Passage, quote: str) -> str:
     where = passage.chunk_id or passage.url or ""
     return "E" + hashlib.sha256(f"{passage.kind}\0{where}\0{quote}".encode()).hexdigest()[:10]
-
-
-@dataclass(frozen=True, slots=True)
-class QuoteChoice:
-    start: int
-    end: int
-    #: Share of the question's weight the quote covers, read with its document title and heading path
-    #: (a sentence seldom repeats the subject its heading names).
-    coverage: float
-    #: Share the sentence covers on its own: a quote must bring something itself.
-    own: float
-    #: What picks the best quotes: both coverages, damped by length.
-    score: float
-
-
-class QuoteSelector:
-    """Picks the best quotes of passages for a question, from the question's sparse term weights."""
-
-    def __init__(self, token_ids: Callable[[Sequence[str]], list[list[int]]]) -> None:
-        self._token_ids = token_ids
-
-    def choose(
-        self, weights: dict[int, float], passages: Sequence[Passage], per_passage: int = 2
-    ) -> list[list[QuoteChoice]]:
-        """The best quotes of each passage, best first, at most ``per_passage``, never overlapping."""
-        total = sum(weights.values()) or 1.0
-        spans_per = [sentence_spans(p.text) for p in passages]
-        flat = [p.text[s.start : s.end] for p, spans in zip(passages, spans_per, strict=True) for s in spans]
-        contexts = [f"{p.title or ''}\n{p.section_path or ''}" for p in passages]
-        tokens = self._token_ids([*flat, *contexts])
-        ids = iter(tokens[: len(flat)])
-        out: list[list[QuoteChoice]] = []
-        for passage, spans, context in zip(passages, spans_per, tokens[len(flat) :], strict=True):
-            scores = [_score(next(ids), set(context), weights, total) for _ in spans]
-            chosen: list[QuoteChoice] = []
-            for k in sorted(range(len(spans)), key=lambda k: -scores[k][2]):
-                if len(chosen) == per_passage:
-                    break
-                start, end = _extend(passage.text, spans, k)
-                if any(start < c.end and c.start < end for c in chosen):
-                    continue
-                coverage, own, score = scores[k]
-                chosen.append(QuoteChoice(start, end, coverage, own, score))
-            out.append(chosen)
-        return out
-
-
-def _score(
-    sentence: list[int], context: set[int], weights: dict[int, float], total: float
-) -> tuple[float, float, float]:
-    own_ids = set(sentence)
-    own = sum(weights.get(t, 0.0) for t in own_ids) / total
-    coverage = sum(weights.get(t, 0.0) for t in own_ids | context) / total
-    # Long sentences match more by chance: damp by length, gently (a fact is often one long sentence).
-    return coverage, own, (coverage + own) / 2 / math.log2(2 + len(sentence) / 12)
-
-
-def _extend(text: str, spans: list[Span], best: int) -> tuple[int, int]:
-    """The best span, with its neighbour sentence in the same paragraph when it cannot stand alone (too
-    short, or it opens with a pronoun whose referent is in the sentence before)."""
-    span = spans[best]
-    start, end = span.start, span.end
-    if span.kind == "sentence":
-        first = best
-        for _ in range(2):  # "It ... It ...": walk back to the sentence that names what "it" is
-            if first == 0 or not text[spans[first].start : end].lower().startswith(_PRONOUN_START):
-                break
-            if not _joined(text, spans[first - 1], spans[first]):
-                break
-            first -= 1
-        start = spans[first].start
-        after = spans[best + 1] if best + 1 < len(spans) else None
-        if after is not None and _joined(text, span, after) and len(words(text[start:end])) < 8:
-            end = after.end
-    if end - start > _MAX_QUOTE_CHARS:
-        cut = text.rfind(", ", start, start + _MAX_QUOTE_CHARS)
-        end = cut if cut > start + 80 else start + _MAX_QUOTE_CHARS
-    return start, end
-
-
-def _joined(text: str, first: Span, second: Span) -> bool:
-    """Two sentences of one paragraph, next to each other."""
-    return first.kind == second.kind == "sentence" and "\n\n" not in text[first.end : second.start]
 
 
 class Ledger:
@@ -175,7 +105,12 @@ class Ledger:
         if known is not None:
             merged = sorted(set(known.sections) | set(evidence.sections))
             self._items[evidence.id] = known.model_copy(
-                update={"sections": merged, "score": max(known.score, evidence.score)}
+                update={
+                    "sections": merged,
+                    "score": max(known.score, evidence.score),
+                    "relevance": max(known.relevance, evidence.relevance),
+                    "backbone": known.backbone or evidence.backbone,
+                }
             )
             return False
         if self.full:

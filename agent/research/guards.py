@@ -1,7 +1,9 @@
 """Grounding, enforced in code after every step that writes text, whoever wrote it.
 
-- A quote must stand verbatim in the text of its source (the chunk in the index, the fetched page); a quote
-  that matches only up to white space is replaced by the exact source slice; otherwise it is dropped.
+- A quote must stand verbatim in the visible text of its source (the chunk in the index as a reader sees it
+  rendered, or the fetched page's; with the next chunk when the quote runs on into the list a colon
+  introduced); a quote that matches only up to white space is replaced by the exact slice; otherwise it is
+  dropped.
 - A claim must cite evidence, and only evidence that exists; unknown ids are removed, a claim left with none
   is dropped.
 - Numbers, names (capitalised terms) and quoted strings in a claim must appear in the evidence it cites; a

@@ -65,6 +65,8 @@ def find_leads(
         quote = item.quote
         own = term_set(f"{item.document_id or ''} {item.title or ''}")
         for name in dict.fromkeys([*named_things(quote), *_QUOTED.findall(quote)]):
+            if not _followable(name):
+                continue
             key = _key(name)
             terms = term_set(name)
             if not key or not terms or key in known or terms <= asked_terms:
@@ -86,6 +88,18 @@ def find_leads(
         if len(key.split()) > 1 or mentions[key] >= 2
     ]
     return sorted([*refs, *leads], key=lambda lead: -lead.priority)
+
+
+def _followable(name: str) -> bool:
+    """A name or term a person would look up: words, not an identifier, an anchor or a file name."""
+    stripped = name.strip()
+    if any(c in stripped for c in "_/\\<>{}[]=#@") or sum(c.isdigit() for c in stripped) > 4:
+        return False
+    letters = [c for c in stripped if c.isalpha()]
+    if not letters:
+        return False
+    shouting = all(c.isupper() for c in letters)
+    return not (shouting and (len(letters) > 6 or "-" in stripped))
 
 
 def _key(text: str) -> str:

@@ -19,25 +19,34 @@ class ResearchOptions:
     max_questions: int = 32
     max_evidence: int = 200
     time_budget: float = 300.0
+    #: Corpus hits read per question (the request's own searches read ``backbone_hits``).
     hits_per_question: int = 8
+    #: Passages of one question that may give evidence.
     evidence_per_question: int = 6
-    min_quote_coverage: float = 0.05
-    relative_coverage: float = 0.6
-    route_min_similarity: float = 0.62
-    stale_days: int = 730
+    #: Hits of each of the request's own searches: enough for ``backbone_documents`` distinct documents.
+    backbone_hits: int = 20
+    #: Top documents of the request's own searches whose best quote is always evidence (when on topic).
+    backbone_documents: int = 10
+    #: Cross-encoder score a quote must reach to be on the request's topic at all (backbone evidence).
+    topic_floor: float = -4.0
+    #: How far below the best quote of the request's own search a backbone quote may score.
+    topic_gap: float = 8.0
+    #: Cross-encoder score a quote must reach to answer the question it was found for.
+    answer_floor: float = -1.0
+    #: Cross-encoder score a quote must reach against a section's question to be routed to that section,
+    #: and how far below its score against the request it may stay.
+    route_floor: float = 1.0
+    route_lift: float = 2.0
+    #: Windows of each passage the cross-encoder reads (shortlisted by the question's term weights).
+    windows_per_passage: int = 3
+    #: Windows of one question the cross-encoder reads in all (twice as many for the request's own searches);
+    #: every passage keeps its best whatever this says.
+    windows_per_question: int = 12
+    stale_days: int | None = 730
     fanout: int = 4
     fusion: Fusion = DEFAULT_FUSION
-    #: Evidence is kept when its similarity to the user's query is within this of the best quote the
-    #: verbatim search found (the dense model's cosine scale).
-    relevance_margin: float = 0.06
-    #: The same for the evidence of leads (a step removed from the question: held closer).
-    lead_margin: float = 0.03
-    #: The same for questions about one aspect of the topic (a section with its own vocabulary).
-    aspect_margin: float = 0.15
-    #: Documents a report cites at most (the most relevant to the query, by the reranker).
-    max_sources: int = 5
     #: Leads followed per level (the most relevant first).
-    max_leads_per_level: int = 8
+    max_leads_per_level: int = 4
     #: Stop descending once every required section has enough evidence from distinct documents.
     stop_when_covered: bool = False
 

@@ -1,19 +1,19 @@
-"""A research run, orchestrated: plan, discover, (review,) cite, route, write, guard, judge coverage,
-assemble.
+"""A research run, orchestrated: understand the request, plan, discover, (review,) choose what to cite, route,
+write, guard, summarise, judge coverage, assemble.
 
 ``ResearchRun.events()`` is an async stream of typed events (``sleuth.agent.events``); the run does no I/O
-of its own beyond asking its evidence sources. The steps live in modules of their own: discovery
-(``discovery``), quotes and admission (``admission``), citation (``citation``), routing (``routing``),
-writing (``synthesis`` or the LLM's, through ``steps``), guards (``guards``), statuses (``coverage``) and
-the report (``assembly``). What a run is built from (sources, steps) is decided by the composition root,
-``sleuth.agent.wiring``.
+of its own beyond asking its evidence sources. The steps live in modules of their own: the request
+(``request``), the plan (``plan``), discovery (``discovery``), quotes and admission (``quotes``,
+``admission``), citation (``citation``), routing (``routing``), writing (``synthesis`` or the LLM's, through
+``steps``), guards (``guards``), statuses (``coverage``) and the report (``assembly``). What a run is built
+from (sources, steps) is decided by the composition root, ``sleuth.agent.wiring``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,20 +27,23 @@ from sleuth.agent.events import (
     SectionStatus,
     SynthesisDone,
 )
-from sleuth.agent.report import SectionReport
+from sleuth.agent.report import Claim
 from sleuth.agent.research.admission import Admission
-from sleuth.agent.research.assembly import assemble, section_content, section_note
+from sleuth.agent.research.assembly import Written, assemble, section_note
 from sleuth.agent.research.citation import Citation
 from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.discovery import Discovery
-from sleuth.agent.research.evidence import Evidence, Ledger, QuoteSelector
+from sleuth.agent.research.evidence import Evidence, Ledger
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import guard_plan
-from sleuth.agent.research.routing import Embedder, route
+from sleuth.agent.research.quotes import QuoteJudge
+from sleuth.agent.research.request import Request, understand
+from sleuth.agent.research.routing import route
 from sleuth.agent.research.sources import EvidenceSource
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps, extractive_steps
+from sleuth.agent.research.synthesis import summarize
 from sleuth.agent.templates import Template
 from sleuth.retrieval.encoders import Encoders
 
@@ -60,6 +63,7 @@ class ResearchRun:
     ) -> None:
         self.run_id = run_id
         self.query = query.strip()
+        self.request: Request = understand(self.query)
         self.template = template
         self.options = options
         self.encoders = encoders
@@ -70,36 +74,33 @@ class ResearchRun:
         self.state = RunState(Ledger(options.max_evidence))
         self._seq = 0
         self._started = time.monotonic()
-        self.admission = Admission(
-            self.query,
-            template,
-            options,
-            self.state,
-            selector=QuoteSelector(encoders.sparse_token_ids),
-            embed_dense=encoders.embed_dense,
+        self.judge = QuoteJudge(
+            encoders.sparse_token_ids, encoders.rerank, per_passage=options.windows_per_passage
         )
-        self.citation = Citation(
-            self.query,
-            template,
-            options,
-            self.state,
-            sources=self.sources,
-            admission=self.admission,
-            rerank=encoders.rerank,
-        )
+        self.admission = Admission(options, self.state, judge=self.judge, following=self._following)
+        self.citation = Citation(self.request, sources=self.sources, judge=self.judge.judge)
+
+    def _following(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for source in self.sources:
+            out.update(source.texts(chunk_ids))
+        return out
 
     # -- the stream
 
     async def events(self) -> AsyncIterator[RunEvent]:
         """The whole run; the last event is ``complete``, ``review`` or ``failed``."""
         options = {**self.options.as_dict(), **({"brief": self.brief} if self.brief else {})}
+        if self.request.long:
+            options["asks"] = self.request.asks
+            options["constraints"] = self.request.constraints
         yield self._event(RunStarted, query=self.query, template=self.template.name, options=options)
         try:
-            planned = await asyncio.to_thread(self.steps.planner.plan, self.query, self.template)
-            plan = guard_plan(planned, self.query, self.template, limit=self.options.max_questions)
+            planned = await asyncio.to_thread(self.steps.planner.plan, self.request, self.template)
+            plan = guard_plan(planned, self.request, self.template, limit=self.options.max_questions)
             yield self._event(PlanReady, questions=[q.planned() for q in plan])
             discovery = Discovery(
-                self.query,
+                self.request,
                 self.template,
                 self.options,
                 self.state,
@@ -164,26 +165,41 @@ class ResearchRun:
         counts = GuardCounts()
         started = time.monotonic()
         ledger = self.state.ledger
-        ranking = await asyncio.to_thread(self.citation.choose_sources)
-        sources = await asyncio.to_thread(self.citation.source_texts, ledger.live())
-        verified = verify_quotes(ledger.live(), sources, counts)
+        texts = await asyncio.to_thread(self.citation.source_texts, ledger.live())
+        verified = verify_quotes(ledger.live(), texts, counts)
         good = {e.id: e for e in verified}  # repaired quotes replace the stored ones
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
-        verified = await asyncio.to_thread(self.citation.cited_only, verified, ranking)
-        routed = await asyncio.to_thread(self._route, verified)
-        drafts = await asyncio.to_thread(
-            self.steps.synthesizer.write, self.template, routed, {e.id: e.relevance for e in verified}
+        chosen = await asyncio.to_thread(self.citation.choose, verified)
+        routed = await asyncio.to_thread(
+            route,
+            self.template,
+            chosen,
+            self.request,
+            self.judge.judge,
+            route_floor=self.options.route_floor,
+            route_lift=self.options.route_lift,
         )
-        evidence = {e.id: e for e in verified}
-        now = datetime.now(UTC)
-        sections: list[SectionReport] = []
+        drafts = await asyncio.to_thread(self.steps.synthesizer.write, self.template, routed, self.request)
+        evidence = {e.id: e for e in chosen}
+        findings: dict[str, list[Claim]] = {}
+        dropped: dict[str, int] = {}
         for spec in self.template.sections:
-            before = drafts.get(spec.id, [])
-            claims = guard_claims(before, evidence, counts)
-            status = section_status(spec, claims, evidence, stale_after_days=self.options.stale_days, now=now)
-            yield self._event(
-                SynthesisDone, section_id=spec.id, claims=len(claims), dropped=len(before) - len(claims)
-            )
+            if spec.kind != "summary":
+                before = drafts.get(spec.id, [])
+                findings[spec.id] = guard_claims(before, evidence, counts)
+                dropped[spec.id] = len(before) - len(findings[spec.id])
+        staleness = self.template.staleness(self.options.stale_days)
+        now = datetime.now(UTC)
+        written: list[Written] = []
+        for spec in self.template.sections:
+            if spec.kind == "summary":
+                before = summarize(spec, findings, routed.get(spec.id, []), evidence)
+                claims = guard_claims(before, evidence, counts)
+                dropped[spec.id] = len(before) - len(claims)
+            else:
+                claims = findings[spec.id]
+            status = section_status(spec, claims, evidence, stale_after_days=staleness, now=now)
+            yield self._event(SynthesisDone, section_id=spec.id, claims=len(claims), dropped=dropped[spec.id])
             ids = cited(claims)
             facts = None
             if self.steps.facts is not None and spec.fields and ids:
@@ -195,39 +211,33 @@ class ResearchRun:
                 evidence=len(ids),
                 documents=len({evidence[i].document_key for i in ids}),
             )
-            sections.append(
-                SectionReport(
-                    id=spec.id,
-                    title=spec.title,
-                    required=spec.required,
-                    min_evidence=spec.min_evidence,
-                    status=status,
-                    content=section_content(claims),
-                    claims=claims,
-                    fields=facts,
-                    note=section_note(spec.required, status),
-                )
-            )
+            written.append(Written(spec, claims, status, section_note(spec.required, status), facts))
         self.state.seconds["write"] = time.monotonic() - started
+        self.state.judged_pairs = self.judge.pairs
         web = next((s.metrics() for s in self.sources if s.kind == "web"), self.options.use_web)
         report = assemble(
             run_id=self.run_id,
             query=self.query,
             template=self.template,
-            sections=sections,
+            written=written,
             evidence=evidence,
             state=self.state,
             guards=counts,
             seconds=time.monotonic() - self._started,
             llm=self.steps.metrics(),
             web=web,
+            empty_reason=self._empty_reason(written, evidence),
         )
         report.check()
         yield self._event(RunComplete, report=report)
 
-    def _route(self, items: Sequence[Evidence]) -> dict[str, list[Evidence]]:
-        encoders = self.encoders
-        embedder = Embedder(lambda texts, query: encoders.embed_dense(texts, query=query))
-        return route(
-            self.template, items, self.query, embedder, min_similarity=self.options.route_min_similarity
+    def _empty_reason(self, written: Sequence[Written], evidence: Mapping[str, Evidence]) -> str | None:
+        """Why a report with nothing cited is empty: search found nothing on the request's topic."""
+        if any(w.claims for w in written):
+            return None
+        if not self.state.seen_documents:
+            return "Nothing was found: the searches returned no passages."
+        return (
+            "Nothing was found on this topic: the searches returned passages, but none of them is about the "
+            "request (a cross-encoder judged every candidate quote against it)."
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from sleuth.agent.events import PlannedQuestion
+from sleuth.agent.research.request import Request, classify
 from sleuth.agent.research.text import named_things, term_set
 from sleuth.agent.templates import SectionSpec, Template
 
@@ -37,40 +38,57 @@ class Question:
 
 
 class Planner(Protocol):
-    def plan(self, query: str, template: Template) -> list[Question]: ...
+    def plan(self, request: Request, template: Template) -> list[Question]: ...
 
 
 class ExtractivePlanner:
-    """Questions from the template itself: guiding questions, else the section's description."""
+    """Questions from the template itself: guiding questions about the request's subject, else the
+    section's description."""
 
-    def plan(self, query: str, template: Template) -> list[Question]:
+    def plan(self, request: Request, template: Template) -> list[Question]:
         questions: list[Question] = []
         for section in template.sections:
-            for text in section_questions(section, query):
+            if section.kind == "summary":
+                continue  # the summary is answered by the request's own asks
+            for text in section_questions(section, request):
                 questions.append(Question("", text, [section.id]))
         return questions
 
 
-def section_questions(section: SectionSpec, query: str) -> list[str]:
+def topic(request: Request) -> str:
+    """What template questions are asked about: a short request that is a topic ("the graphene battery
+    market") as written, anything else (a question, a long request) by its subject."""
+    text = " ".join(request.text.split()).rstrip("?.!").strip()
+    is_topic = not request.long and len(text.split()) <= 8 and classify(request.text) != "ask"
+    return text if is_topic or not request.subject else request.subject
+
+
+def section_questions(section: SectionSpec, request: Request) -> list[str]:
+    about = topic(request)
     if section.questions:
-        return [_fill(q, query) for q in section.questions]
-    return [f"{query}: {section.title.lower()}, {section.description.rstrip('.').lower()}"]
+        # "{query}" alone is the request itself, which the plan asks anyway
+        return [_fill(q, about) for q in section.questions if q.strip() != "{query}"]
+    return [f"{section.title}: {section.description.rstrip('.')} ({about})"]
 
 
-def _fill(template_text: str, query: str) -> str:
-    subject = query.strip().rstrip("?.!").strip()
-    text = template_text.replace("{query}", subject)
+def _fill(template_text: str, about: str) -> str:
+    text = template_text.replace("{query}", about).replace("{subject}", about)
     return re.sub(r"\s+", " ", text).strip()
 
 
-def guard_plan(planned: list[Question], query: str, template: Template, *, limit: int) -> list[Question]:
-    """The plan a run executes: required sections covered, the query asked verbatim, no duplicates."""
+def guard_plan(
+    planned: list[Question], request: Request, template: Template, *, limit: int
+) -> list[Question]:
+    """The plan a run executes: the request searched as written and by each of its asks and constraints,
+    required sections covered, no duplicates."""
     merged: dict[str, Question] = {}
     summary = [s.id for s in template.sections if s.kind == "summary"]
-    verbatim = Question("", query.strip(), summary or [s.id for s in template.sections], origin="query")
     every = summary or [s.id for s in template.sections]
-    named = [Question("", text, every, origin="query") for text in query_parts(query)]
-    for question in [verbatim, *named, *planned]:
+    verbatim = Question("", request.text.strip(), every, origin="query")
+    asks = [Question("", text, every, origin="ask") for text in request.asks]
+    conditions = [Question("", text, every, origin="constraint") for text in request.constraints]
+    named = [] if request.long else [Question("", t, every, origin="ask") for t in query_parts(request.text)]
+    for question in [verbatim, *asks, *named, *conditions, *planned]:
         key = _norm(question.text)
         if not key:
             continue
@@ -82,7 +100,8 @@ def guard_plan(planned: list[Question], query: str, template: Template, *, limit
     covered = {s for q in questions for s in q.sections}
     for section in template.sections:  # after the cut: the guardrail's questions are never cut off
         if section.required and section.id not in covered:
-            questions.append(Question("", section_questions(section, query)[0], [section.id], origin="guard"))
+            ask = section_questions(section, request) or [request.text]
+            questions.append(Question("", ask[0], [section.id], origin="guard"))
     for number, question in enumerate(questions, 1):
         question.id = f"q{number}"
     return questions

@@ -1,100 +1,140 @@
-"""Routing: which evidence each section of the report may use.
+"""Routing: each piece of evidence goes to the one section whose purpose it serves.
 
-Evidence goes to the sections its question targeted. A section with an aspect vocabulary (``keywords``) only
-takes evidence that mentions its aspect: a search for "funding of X" returns chunks about X, and without an
-LLM to judge them, the word is what tells a funding fact from any other fact about X. Sections still empty
-afterwards get a backfill from the whole ledger by similarity to the section and the query (weighted 0.74
-and 0.26, as the design notes have it), keyword matches as the fallback. Pinned evidence always goes where
-its question pointed.
+A section's purpose is what it asks: its guiding questions about the request's topic ("What are the
+limitations, known problems and technical risks of WAL?"), else its title and description. The
+cross-encoder reads those questions with each quote (in its context) and scores how well the quote answers
+them; a quote goes to the findings section it answers best, when it answers it at all (``route_floor``) and
+about as well as it answers the request itself (within ``route_lift``): a fact that is merely on the topic
+("the market was worth 4.2 billion") answers the request better than any aspect's question, and is a
+general finding, not a risk or a price. A quote that serves no section's purpose goes to the template's
+``default`` section (the key findings of a brief, the main findings of a review) where there is one, and
+otherwise stays with the summary, which takes the most direct answers. So a claim stands in one findings
+section only, by construction, and a risk goes under risks because it is a risk, not because it shares a
+word with the section's name.
+
+A reviewer's pin with sections named goes where the reviewer said.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
-import numpy as np
 
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.text import stems, term_set
+from sleuth.agent.research.plan import section_questions
+from sleuth.agent.research.quotes import in_context
+from sleuth.agent.research.request import Request
+from sleuth.agent.research.synthesis import Group, groups
 from sleuth.agent.templates import SectionSpec, Template
 
-SECTION_WEIGHT = 0.74
-QUERY_WEIGHT = 0.26
+#: Cross-encoder scores of (question, texts).
+Judge = Callable[[str, list[str]], list[float]]
+#: Where evidence that no findings section takes ends up, when the template has no default section.
+SUMMARY = "__summary__"
 
 
-@dataclass(frozen=True, slots=True)
-class Embedder:
-    """Dense vectors (unit length) of texts; ``query=True`` for what is asked, else for what answers."""
-
-    embed: Callable[[Sequence[str], bool], np.ndarray]
-
-
-def aspect_match(section: SectionSpec, evidence: Evidence) -> int:
-    """How many of the section's aspect words the evidence mentions (quote or heading path)."""
-    if not section.keywords:
-        return 1
-    vocabulary = stems(section.keywords)
-    text_terms = term_set(evidence.quote) | term_set(evidence.section_path or "")
-    return len(vocabulary & text_terms)
+def purposes(section: SectionSpec, request: Request) -> list[str]:
+    """What a section asks, as questions about the request's topic (a quote serves it by answering one)."""
+    return section_questions(section, request) or [f"{section.title}: {section.description}"]
 
 
 def route(
     template: Template,
     evidence: Sequence[Evidence],
-    query: str,
-    embedder: Embedder | None,
+    request: Request,
+    judge: Judge,
     *,
-    min_similarity: float,
-    backfill_limit: int = 4,
+    route_floor: float,
+    route_lift: float,
 ) -> dict[str, list[Evidence]]:
+    """Evidence by the id of the one section it goes to (summary sections get what has no findings home)."""
     routed: dict[str, list[Evidence]] = {s.id: [] for s in template.sections}
-    for item in evidence:
-        for section_id in item.sections:
-            if section_id not in routed:
+    findings = [s for s in template.sections if s.kind != "summary"]
+    summary = next((s.id for s in template.sections if s.kind == "summary"), None)
+    default = next((s.id for s in findings if s.default), None)
+    fallback = default or summary
+    summaries = _summaries(template)
+    # Near-duplicates (one fact in two documents) travel together: one claim, one section.
+    bundles = groups([e for e in evidence if not e.dropped])
+    heads = [g.items[0] for g in bundles]
+    contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in heads]
+    scores: dict[str, list[float]] = {}
+    for section in findings:
+        best = [float("-inf")] * len(heads)
+        for question in purposes(section, request) if heads else []:
+            for k, score in enumerate(judge(question, contexts)):
+                best[k] = max(best[k], score)
+        scores[section.id] = best
+    for k, bundle in enumerate(bundles):
+        pins = [s for e in bundle.items if e.pinned for s in e.sections if s in routed and s not in summaries]
+        if pins:
+            home = pins[0]
+        else:
+            ranked = sorted(findings, key=lambda s: -scores[s.id][k])
+            best_section = ranked[0] if ranked else None
+            top = scores[best_section.id][k] if best_section is not None else float("-inf")
+            # It serves the section when it answers the section's question, and about as well as it answers
+            # the request itself: a fact that is merely on topic answers the request better than any aspect.
+            if (
+                best_section is not None
+                and top >= route_floor
+                and top >= bundle.items[0].relevance - route_lift
+            ):
+                home = best_section.id
+            elif fallback is not None:
+                home = fallback
+            else:
                 continue
-            section = template.section(section_id)
-            if item.pinned or section.kind == "summary" or aspect_match(section, item):
-                routed[section_id].append(item)
-    empty = [s for s in template.sections if s.kind == "findings" and not routed[s.id]]
-    if empty and evidence:
-        for section, picked in zip(
-            empty, _backfill(empty, evidence, query, embedder, min_similarity), strict=True
-        ):
-            routed[section.id] = picked[:backfill_limit]
+        routed[home].extend(e.model_copy(update={"sections": [home]}) for e in bundle.items)
+    _fill_required(template, routed, bundles, scores, route_floor)
     return routed
 
 
-def _backfill(
-    sections: list[SectionSpec],
-    evidence: Sequence[Evidence],
-    query: str,
-    embedder: Embedder | None,
-    min_similarity: float,
-) -> list[list[Evidence]]:
-    pool = [e for e in evidence if not e.dropped]
-    similarity: np.ndarray | None = None
-    if embedder is not None and pool:
-        asks = embedder.embed([f"{s.title}: {s.description}" for s in sections] + [query], True)
-        answers = embedder.embed([e.quote for e in pool], False)
-        similarity = SECTION_WEIGHT * (asks[:-1] @ answers.T) + QUERY_WEIGHT * (asks[-1] @ answers.T)
-    out: list[list[Evidence]] = []
-    for k, section in enumerate(sections):
-        gated = [(i, e) for i, e in enumerate(pool) if aspect_match(section, e)]
-        chosen: list[Evidence] = []
-        if similarity is not None:
-            ranked = sorted(gated, key=lambda item: -float(similarity[k, item[0]]))
-            chosen = [
-                e.model_copy(update={"sections": sorted({*e.sections, section.id})})
-                for i, e in ranked
-                if float(similarity[k, i]) >= min_similarity
-            ]
-        if not chosen and section.keywords:  # keyword fallback: at least two aspect words
-            strong = sorted(((aspect_match(section, e), e) for _, e in gated), key=lambda pair: -pair[0])
-            chosen = [
-                e.model_copy(update={"sections": sorted({*e.sections, section.id})})
-                for n, e in strong
-                if n >= 2
-            ]
-        out.append(chosen)
-    return out
+def _fill_required(
+    template: Template,
+    routed: dict[str, list[Evidence]],
+    bundles: Sequence[Group],
+    scores: dict[str, list[float]],
+    route_floor: float,
+) -> None:
+    """A required findings section left with less than it needs takes bundles that serve its purpose
+    (``route_floor``) from sections that can spare them (they keep their own minimum), those that lose least
+    by the move first: moved, never copied."""
+    home_of = {e.id: sid for sid, items in routed.items() for e in items}
+    for section in template.sections:
+        if section.kind == "summary" or not section.required:
+            continue
+        need = max(section.min_evidence, 1) - len({e.document_key for e in routed[section.id]})
+        if need <= 0:
+            continue
+
+        target = scores[section.id]
+        # What moving a bundle here costs: how much better it serves where it is now.
+        losses = {
+            k: scores[home_of[bundles[k].items[0].id]][k] - target[k]
+            if home_of.get(bundles[k].items[0].id) in scores
+            else float("inf")
+            for k in range(len(bundles))
+        }
+        ranked = sorted((k for k in losses if target[k] >= route_floor), key=losses.__getitem__)
+        for k in ranked:
+            if need <= 0:
+                break
+            bundle = bundles[k]
+            origin = home_of.get(bundle.items[0].id)
+            if origin is None or origin == section.id:
+                continue
+            spec = template.section(origin)
+            if spec.kind == "summary" or any(e.pinned for e in bundle.items):
+                continue
+            remaining = [e for e in routed[origin] if e.id not in set(bundle.ids)]
+            if len({e.document_key for e in remaining}) < max(spec.min_evidence, 1):
+                continue
+            routed[origin] = remaining
+            routed[section.id].extend(e.model_copy(update={"sections": [section.id]}) for e in bundle.items)
+            for e in bundle.items:
+                home_of[e.id] = section.id
+            need -= 1
+
+
+def _summaries(template: Template) -> set[str]:
+    return {s.id for s in template.sections if s.kind == "summary"}

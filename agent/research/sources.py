@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from sleuth.agent.research.evidence import Evidence, Passage
+from sleuth.agent.research.evidence import Passage
 from sleuth.agent.research.plan import Question
 from sleuth.retrieval.encoders import SparseVector
 from sleuth.retrieval.provenance import Kind
@@ -20,6 +20,7 @@ from sleuth.retrieval.search import Searcher, SearchFilters, SearchHit
 from sleuth.retrieval.store.base import Fusion
 from sleuth.retrieval.web.service import WebChunk, WebSearch
 
+_LEADS = ("lead", "llm-lead")
 #: A question as the encoders gave it back: dense vector and sparse vector.
 QueryVectors = tuple[list[float], SparseVector]
 
@@ -35,12 +36,9 @@ class EvidenceSource(Protocol):
         """The passages of each question, best first (a hit's neighbours follow it, with its rank)."""
         ...
 
-    def best_for_query(self, vectors: QueryVectors, document_keys: Sequence[str]) -> dict[str, Passage]:
-        """Each document's passage that best matches the query, for those of ``document_keys`` it holds."""
-        ...
-
-    def texts(self, evidence: Sequence[Evidence]) -> dict[str, str | None]:
-        """The authoritative text each piece of this source's evidence must stand in (None: gone)."""
+    def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        """The stored Markdown of these chunks as the source has it now (a chunk that is gone is absent):
+        what quotes are checked against, and what a passage ending on a colon reads on into."""
         ...
 
     def metrics(self) -> Any:
@@ -51,6 +49,7 @@ class EvidenceSource(Protocol):
 
 
 def hit_passage(hit: SearchHit, rank: int, score: float) -> Passage:
+    part, _, parts = (hit.split_sequence or "").partition("/")
     return Passage(
         kind="corpus",
         text=hit.content,
@@ -63,6 +62,10 @@ def hit_passage(hit: SearchHit, rank: int, score: float) -> Passage:
         chunk_id=hit.chunk_id,
         score=score,
         rank=rank,
+        page_breaks=hit.page_breaks,
+        next_chunk_id=hit.next_chunk_id,
+        split_start=part.isdigit() and int(part) > 1,
+        split_end=part.isdigit() and parts.isdigit() and int(part) < int(parts),
     )
 
 
@@ -88,9 +91,12 @@ class CorpusSource:
 
     kind: Kind = "corpus"
 
-    def __init__(self, searcher: Searcher, *, hits_per_question: int, fusion: Fusion) -> None:
+    def __init__(
+        self, searcher: Searcher, *, hits_per_question: int, backbone_hits: int, fusion: Fusion
+    ) -> None:
         self.searcher = searcher
         self.hits_per_question = hits_per_question
+        self.backbone_hits = backbone_hits
         self.fusion = fusion
 
     async def search(
@@ -98,14 +104,30 @@ class CorpusSource:
     ) -> list[list[Passage]]:
         return await asyncio.to_thread(self._search, questions, vectors)
 
+    def _k(self, question: Question) -> int:
+        """The request's own searches read deep enough to see their top documents; a section's question, a
+        few hits; a lead (a step removed from the request), fewer."""
+        if question.origin in ("query", "ask", "constraint"):
+            return self.backbone_hits
+        if question.origin in ("lead", "llm-lead"):
+            return max(1, self.hits_per_question // 2)
+        return self.hits_per_question
+
     def _search(self, questions: Sequence[Question], vectors: Sequence[QueryVectors]) -> list[list[Passage]]:
         filters = [SearchFilters(document_ids=[q.document_id] if q.document_id else ()) for q in questions]
-        found = self.searcher.search_vectors(
-            list(vectors), k=self.hits_per_question, filters=filters, fusion=self.fusion
-        )
+        found: list[list[SearchHit]] = [[] for _ in questions]
+        for k in sorted({self._k(q) for q in questions}):
+            mine = [i for i, q in enumerate(questions) if self._k(q) == k]
+            batch = self.searcher.search_vectors(
+                [vectors[i] for i in mine], k=k, filters=[filters[i] for i in mine], fusion=self.fusion
+            )
+            for i, h in zip(mine, batch, strict=True):
+                found[i] = h
         # Neighbours of each question's best hits, in one lookup: the sentence that answers is often just
         # across a chunk boundary.
-        tops = [h for hits in found for h in hits[:3]]
+        tops = [
+            h for q, hits in zip(questions, found, strict=True) if q.origin not in _LEADS for h in hits[:3]
+        ]
         expanded = {h.chunk_id: h.neighbours for h in self.searcher.with_neighbours(tops, 1)}
         out: list[list[Passage]] = []
         for hits in found:
@@ -119,25 +141,10 @@ class CorpusSource:
             out.append(passages)
         return out
 
-    def best_for_query(self, vectors: QueryVectors, document_keys: Sequence[str]) -> dict[str, Passage]:
-        """One filtered search per document, the query encoded once: a document is judged by what it says
-        about the question, not by the passage some lead happened to find."""
-        found = self.searcher.search_vectors(
-            [vectors] * len(document_keys),
-            k=1,
-            filters=[SearchFilters(document_ids=[d]) for d in document_keys],
-            fusion=self.fusion,
-        )
-        return {
-            d: hit_passage(hits[0], 0, hits[0].score)
-            for d, hits in zip(document_keys, found, strict=True)
-            if hits
-        }
-
-    def texts(self, evidence: Sequence[Evidence]) -> dict[str, str | None]:
-        """The chunk as the index has it now (re-read, not remembered: a document may have changed)."""
-        chunks = self.searcher.chunks(sorted({e.chunk_id for e in evidence if e.chunk_id}))
-        return {e.id: chunks[e.chunk_id].content if e.chunk_id in chunks else None for e in evidence}
+    def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        """The chunks as the index has them now (re-read, not remembered: a document may have changed)."""
+        found = self.searcher.chunks(sorted(set(chunk_ids)))
+        return {chunk_id: hit.content for chunk_id, hit in found.items()}
 
     def metrics(self) -> Any:
         return False
@@ -167,16 +174,9 @@ class WebSource:
 
         return list(await asyncio.gather(*(one(q, v[0]) for q, v in zip(questions, vectors, strict=True))))
 
-    def best_for_query(self, vectors: QueryVectors, document_keys: Sequence[str]) -> dict[str, Passage]:
-        return {}  # a page is judged by the passages the run fetched of it
-
-    def texts(self, evidence: Sequence[Evidence]) -> dict[str, str | None]:
-        """The chunk of the page as this run fetched and converted it."""
-        out: dict[str, str | None] = {}
-        for e in evidence:
-            found = self.web.chunks.get(e.chunk_id or "")
-            out[e.id] = found.text if found is not None else None
-        return out
+    def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        """The chunks of the pages as this run fetched and converted them."""
+        return {i: self.web.chunks[i].text for i in chunk_ids if i in self.web.chunks}
 
     def metrics(self) -> Any:
         return self.web.metrics()

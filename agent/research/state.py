@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from sleuth.agent.research.evidence import Ledger, Passage
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.sources import QueryVectors
@@ -23,21 +21,15 @@ class RunState:
     levels: int = 0
     #: Candidate quotes left out for being far from the user's query.
     off_topic: int = 0
-    #: Documents with evidence that ranked below the citation cap.
-    uncited_documents: int = 0
-    #: The best-ranked passage of every document any question retrieved: what citations are chosen from.
+    #: The best-ranked passage of every document any question retrieved.
     pool: dict[str, Passage] = field(default_factory=dict)
     stop_reason: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
-    #: The passage each piece of evidence was cut from (title, heading path, text), for the reranker.
-    passages: dict[str, str] = field(default_factory=dict)
     #: The user's query as the searches encoded it (sparse weights by token, and both vectors).
     query_weights: dict[int, float] = field(default_factory=dict)
     query_vectors: QueryVectors | None = None
-    #: The query's dense vector as a passage reader sees it (relevance of quotes).
-    query_vector: np.ndarray | None = None
-    #: Relevance of the best quote the verbatim search found: the run's measure of "on topic".
-    anchor: float | None = None
+    #: Pairs the cross-encoder read (where a run spends its time).
+    judged_pairs: int = 0
 
     def remember(self, question: Question, passages: list[Passage]) -> None:
         """Documents seen for the question's sections, and each document's best-ranked passage."""

@@ -1,25 +1,32 @@
 """Writing sections from evidence. Without an LLM (``ExtractiveSynthesizer``) every claim is a quote.
 
-Per findings section: its evidence, best first (pinned first of all), near-duplicates merged into one claim
-that cites them all (the same fact in two documents is one claim with two anchors), distinct documents
-before second quotes from one document. Numbers that disagree across documents about the same thing become
-a conflict claim citing both sides. Summary sections (executive summary, key findings) are written last, from
-the other sections' claims and their own evidence, ranked by relevance to the user's query.
+Per findings section: the evidence routed to it, best first (pinned first of all, then the backbone of the
+request's own search, then by how well each quote answers its question), near-duplicates merged into one
+claim that cites them all (the same fact in two documents is one claim with two anchors), distinct documents
+before second quotes from one document, at most ``max_claims`` claims, raised to hold every piece of backbone
+evidence (a report never knows less than a search). Numbers that disagree across documents about the same
+thing become a conflict claim citing both sides.
 
-The LLM synthesizer (``sleuth.agent.llm.steps``) implements the same ``Synthesizer`` protocol; whatever
-writes the text, the guards run afterwards.
+Summary sections are written once, last, from what the findings sections say (``summarize``): the most
+direct answers to the request first, then the evidence no findings section took.
+
+The LLM synthesizer (``sleuth.agent.llm.steps``) implements the same ``Synthesizer`` protocol for findings
+sections; whatever writes the text, the guards run afterwards, and the summary is written from the guarded
+claims either way.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.text import measures, numbers, plain, term_set, years
-from sleuth.agent.templates import Template
+from sleuth.agent.research.request import Request
+from sleuth.agent.research.text import measures, named_things, numbers, term_set, years
+from sleuth.agent.templates import SectionSpec, Template
 
 #: Two quotes state the same thing when the shorter shares this much of its content words with the longer
 #: and its numbers are among the longer's (the longer may add a detail: "according to a survey of 40").
@@ -33,15 +40,14 @@ CORROBORATION = 1.15
 
 class Synthesizer(Protocol):
     def write(
-        self,
-        template: Template,
-        routed: Mapping[str, Sequence[Evidence]],
-        query_relevance: Mapping[str, float],
-    ) -> dict[str, list[Claim]]: ...
+        self, template: Template, routed: Mapping[str, Sequence[Evidence]], request: Request
+    ) -> dict[str, list[Claim]]:
+        """Claims of every findings section, from the evidence routed to it."""
+        ...
 
 
 @dataclass
-class _Group:
+class Group:
     """Quotes that state one thing; the first is the best and gives the claim its text."""
 
     items: list[Evidence]
@@ -53,64 +59,64 @@ class _Group:
     def ids(self) -> list[str]:
         return [e.id for e in self.items]
 
+    @property
+    def backbone(self) -> bool:
+        return any(e.backbone for e in self.items)
+
 
 class ExtractiveSynthesizer:
-    def __init__(self, max_claims: int = 6) -> None:
-        self.max_claims = max_claims
-
     def write(
-        self,
-        template: Template,
-        routed: Mapping[str, Sequence[Evidence]],
-        query_relevance: Mapping[str, float],
+        self, template: Template, routed: Mapping[str, Sequence[Evidence]], request: Request
     ) -> dict[str, list[Claim]]:
         claims: dict[str, list[Claim]] = {}
-        chosen: dict[str, list[_Group]] = {}
-        used: set[str] = set()
         for section in template.sections:
             if section.kind == "summary":
                 continue
-            groups = _groups(_rescore(routed.get(section.id, []), query_relevance))
-            # What an earlier section already says is not repeated, unless this section would be left
-            # with less than it needs.
-            fresh = [g for g in groups if not set(g.ids) & used]
-            needed = max(section.min_evidence, 1)
-            if len(fresh) < needed:
-                fresh += [g for g in groups if g not in fresh][: needed - len(fresh)]
-            picked = _select(fresh, section.max_claims)
-            chosen[section.id] = picked
-            used.update(i for g in picked for i in g.ids)
-            claims[section.id] = [*map(_claim, picked), *_conflicts(picked)]
-        for section in template.sections:
-            if section.kind != "summary":
-                continue
-            own = list(routed.get(section.id, []))
-            from_others = [e for groups in chosen.values() for g in groups for e in g.items]
-            pool = _rescore([*own, *from_others], query_relevance)
-            groups = _select(_groups(pool), section.max_claims)
-            claims[section.id] = [_claim(g) for g in groups]
+            candidates = groups(routed.get(section.id, []))
+            picked = select(candidates, section.max_claims)
+            claims[section.id] = [*map(claim_of, picked), *conflicts(picked, candidates)]
         return claims
 
 
-def _rescore(items: Sequence[Evidence], relevance: Mapping[str, float]) -> list[Evidence]:
-    """Summary sections rank by relevance to the user's query, not to the question each quote answered."""
-    unique = {e.id: e for e in items}
-    return [e.model_copy(update={"score": relevance.get(e.id, e.score)}) for e in unique.values()]
+def summarize(
+    section: SectionSpec,
+    findings: Mapping[str, Sequence[Claim]],
+    own: Sequence[Evidence],
+    evidence: Mapping[str, Evidence],
+) -> list[Claim]:
+    """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
+    then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
+    every piece of backbone evidence that is cited nowhere else."""
+    homeless = groups(own)
+    must = sum(1 for g in homeless if g.backbone)
+    first = [claim_of(g) for g in select(homeless, max(section.max_claims, must))]
+    have = {i for c in first for i in c.evidence_ids}
+    pool = [
+        c
+        for claims in findings.values()
+        for c in claims
+        if c.kind == "finding" and not set(c.evidence_ids) & have
+    ]
+    pool.sort(
+        key=lambda c: -max((evidence[i].relevance for i in c.evidence_ids if i in evidence), default=0.0)
+    )
+    room = max(0, section.max_claims - len(first))
+    return [*first, *pool[:room]]
 
 
-def _groups(items: Sequence[Evidence]) -> list[_Group]:
-    # Best first: closest to the user's query (the question's own score breaks ties), then the newer
-    # evidence (a 2024 figure before the 2015 one).
+def groups(items: Sequence[Evidence]) -> list[Group]:
+    # Best first: pinned, then backbone, then how well the quote answers (its question or the request),
+    # then the newer evidence (a 2024 figure before the 2015 one).
     ordered = sorted(
         (e for e in items if not e.dropped),
-        key=lambda e: (not e.pinned, -round(e.relevance, 3), -round(e.score, 3), _newest_first(e)),
+        key=lambda e: (not e.pinned, not e.backbone, -round(_weight(e), 3), _newest_first(e)),
     )
-    groups: list[_Group] = []
+    out: list[Group] = []
     for item in ordered:
         terms = term_set(item.quote)
         if not terms:
             continue
-        for group in groups:
+        for group in out:
             if _same(terms, group.terms) and _same_numbers(item.quote, group.items[0].quote):
                 group.items.append(item)
                 if item.document_key not in group.documents:
@@ -118,9 +124,13 @@ def _groups(items: Sequence[Evidence]) -> list[_Group]:
                     group.score *= CORROBORATION  # said by another document too: it weighs more
                 break
         else:
-            weight = (item.relevance or item.score) + (10.0 if item.pinned else 0.0)
-            groups.append(_Group([item], terms, weight, {item.document_key}))
-    return groups
+            weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
+            out.append(Group([item], terms, weight, {item.document_key}))
+    return out
+
+
+def _weight(evidence: Evidence) -> float:
+    return max(evidence.score, evidence.relevance)
 
 
 def _same(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -138,10 +148,11 @@ def _newest_first(evidence: Evidence) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in date) if date else "\U0010ffff"
 
 
-def _select(groups: list[_Group], limit: int) -> list[_Group]:
-    """Best groups, one per document first (several documents say more than one document twice)."""
-    ordered = sorted(groups, key=lambda g: -g.score)
-    picked: list[_Group] = []
+def select(candidates: list[Group], limit: int) -> list[Group]:
+    """Best groups, one per document first (several documents say more than one document twice); at most
+    ``limit``, and every pinned or backbone group whatever the limit."""
+    ordered = sorted(candidates, key=lambda g: -g.score)
+    picked: list[Group] = []
     seen: set[str] = set()
     for group in ordered:
         if not group.documents & seen:
@@ -150,42 +161,70 @@ def _select(groups: list[_Group], limit: int) -> list[_Group]:
     for group in ordered:
         if group not in picked:
             picked.append(group)
-    pinned = [g for g in picked if any(e.pinned for e in g.items)]
-    rest = [g for g in picked if g not in pinned]
-    return [*pinned, *rest[: max(0, limit - len(pinned))]]
+    kept = [g for g in picked if g.backbone or any(e.pinned for e in g.items)]
+    rest = [g for g in picked if g not in kept]
+    chosen = [*kept, *rest[: max(0, limit - len(kept))]]
+    return sorted(chosen, key=picked.index)
 
 
-def _claim(group: _Group) -> Claim:
-    return Claim(text=plain(group.items[0].quote), evidence_ids=group.ids)
+def _same_subject(a: str, b: str) -> bool:
+    """Two quotes are about the same thing when the names in one (companies, directives, places) are all in
+    the other: 60 seconds of ``LDAPTimeout`` and 10 of ``SSLStaplingResponderTimeout`` do not disagree."""
+    na, nb = _names(a), _names(b)
+    return na <= nb or nb <= na
 
 
-def _conflicts(groups: Sequence[_Group]) -> list[Claim]:
-    """Pairs of quotes from different documents that give the same measure different values.
+def _names(text: str) -> set[str]:
+    found = {n.casefold() for n in named_things(text)}
+    found |= {w.casefold() for w in re.findall(r"\b[A-Za-z]+[A-Z][A-Za-z0-9_]*\b|\b\w+_\w+\b", text)}
+    return found
+
+
+def claim_of(group: Group) -> Claim:
+    """A quote as a claim: one line (the rows of a table or the items of a list separated by semicolons)."""
+    return Claim(text=one_line(group.items[0].quote), evidence_ids=group.ids)
+
+
+def one_line(quote: str) -> str:
+    lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
+    joined = lines[0] if lines else ""
+    for line in lines[1:]:
+        joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
+    return joined
+
+
+def conflicts(picked: Sequence[Group], candidates: Sequence[Group] = ()) -> list[Claim]:
+    """Pairs of quotes from different documents that give the same measure different values: a chosen quote
+    against every candidate of its section (a disagreement is worth saying even when the other side did not
+    make the cut on its own).
 
     Same measure: the quotes share most of their subject words, and each has a number with the same unit
     word after it ("38 percent" / "31 percent"). Different years in the two quotes make a time series, not
     a disagreement ("0.6 billion in 2015" / "4.2 billion in 2024").
     """
     out: list[Claim] = []
-    for i, a in enumerate(groups):
-        for b in groups[i + 1 :]:
-            if a.documents & b.documents:
-                continue
-            qa, qb = a.items[0].quote, b.items[0].quote
-            ya, yb = years(qa), years(qb)
-            if ya and yb and ya != yb:
-                continue
-            ma, mb = measures(qa), measures(qb)
-            clash = {unit for unit in ma.keys() & mb.keys() if ma[unit] != mb[unit]}
-            if not clash:
-                continue
-            shared = a.terms & b.terms
-            if len(shared) >= CONFLICT_SHARED and len(shared) >= 0.5 * min(len(a.terms), len(b.terms)):
-                out.append(
-                    Claim(
-                        text=f"“{plain(qa)}” versus “{plain(qb)}”",
-                        evidence_ids=[a.items[0].id, b.items[0].id],
-                        kind="conflict",
-                    )
+    pairs: list[tuple[Group, Group]] = [(a, b) for i, a in enumerate(picked) for b in picked[i + 1 :]]
+    pairs += [(a, b) for a in picked for b in candidates if b not in picked]
+    for a, b in pairs:
+        if a.documents & b.documents:
+            continue
+        qa, qb = a.items[0].quote, b.items[0].quote
+        ya, yb = years(qa), years(qb)
+        if ya and yb and ya != yb:
+            continue
+        ma, mb = measures(qa), measures(qb)
+        clash = {unit for unit in ma.keys() & mb.keys() if ma[unit] != mb[unit]}
+        if not clash:
+            continue
+        shared = a.terms & b.terms
+        if not _same_subject(qa, qb):
+            continue
+        if len(shared) >= CONFLICT_SHARED and len(shared) >= 0.5 * min(len(a.terms), len(b.terms)):
+            out.append(
+                Claim(
+                    text=f"“{' '.join(qa.split())}” versus “{' '.join(qb.split())}”",
+                    evidence_ids=[a.items[0].id, b.items[0].id],
+                    kind="conflict",
                 )
+            )
     return out

@@ -1,0 +1,301 @@
+"""Quotes that answer: the pieces of a passage a report may quote, and which of them answers a question.
+
+A passage is stored Markdown; a quote is a slice of its *visible text* (``sleuth.ingest.visible``: links read
+as their text, no escapes, no emphasis markers), so it reads as the document reads and is verbatim by
+construction. The pieces that may be quoted (*windows*):
+
+- a sentence of a paragraph, with the sentence before it when it opens with a pronoun whose referent is
+  there, and the one after it when it is too short to stand alone;
+- a sentence that introduces what follows with a colon, together with what follows: the list items, table
+  rows or code lines of the next blocks, even when they stand in the next chunk (a list intro alone says
+  nothing);
+- a list item, a table row, a small table whole (a manual's key-value table of a directive), a quoted
+  paragraph.
+
+Never quoted: headings, bare code, pointers ("For more information see Chapter 70.", "isolation levels are
+described in Table 13.1."), fragments a chunk boundary cut (a sentence that starts in lower case at the
+start of a split chunk, or stops without its end at the end of one), and pieces of under four words.
+
+Which window answers a question is judged in two steps: the question's sparse term weights pick the few
+windows of each passage worth reading (cheap: one tokenisation), then the cross-encoder reads the question
+with each of those windows in its context (title and heading path) and scores how well it answers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sleuth.agent.research.text import words
+from sleuth.ingest.contextualize import contextualize
+from sleuth.ingest.visible import Block, Visible, visible_text
+
+#: Longest quote, in characters; a longer window is cut at a clause or word boundary.
+MAX_QUOTE_CHARS = 600
+#: What a colon may bring along: at most this many characters of the blocks after it.
+MAX_FOLLOW_CHARS = 420
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
+    r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
+    re.I,
+)
+_PRONOUN_START = re.compile(r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that)\b", re.I)
+_POINTER = re.compile(
+    r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|(?:is|are)\s+(?:described|explained|discussed|detailed|listed|"
+    r"shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
+    r"discussion)|more\s+(?:information|details)\s+(?:can\s+be\s+found|is\s+available)|described\s+below|"
+    r"described\s+above|as\s+follows|following\s+(?:section|chapter|table))\b",
+    re.I,
+)
+_REFERENCE_WORDS = frozenset(
+    "see also section sections chapter chapters table tables figure figures appendix part page pages more "
+    "information details further discussion described explained discussed detailed listed shown given refer "
+    "documented covered below above following manual reference documentation".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """``text[start:end]`` of a passage's visible text (``text`` may run into the next chunk's)."""
+
+    start: int
+    end: int
+    kind: str
+    #: The window runs on into the next chunk of the document (its list or table stands there).
+    continues: bool = False
+
+
+@dataclass
+class Readable:
+    """A passage as it can be quoted: its visible text (and the next chunk's, for what a colon introduces)."""
+
+    visible: Visible
+    #: Visible text of the next chunk of the same document, when the passage ends on a colon.
+    following: Visible | None = None
+
+    @property
+    def text(self) -> str:
+        if self.following is None:
+            return self.visible.text
+        return f"{self.visible.text}\n\n{self.following.text}"
+
+
+def readable(markdown: str, following: str | None = None) -> Readable:
+    return Readable(visible_text(markdown), visible_text(following) if following else None)
+
+
+def headings_in(passage: Readable, window: Window) -> bool:
+    """Whether ``window`` takes in a heading (a quote is text, never a title)."""
+    blocks = passage.visible.blocks
+    return any(b.kind == "heading" and b.start < window.end and window.start < b.end for b in blocks)
+
+
+def is_pointer(sentence: str) -> bool:
+    """A sentence that sends the reader elsewhere and says little itself."""
+    if not _POINTER.search(sentence):
+        return False
+    own = [w.lower() for w in words(sentence) if len(w) > 2]
+    substantive = [w for w in own if w not in _REFERENCE_WORDS and not w.isdigit()]
+    return len(substantive) < 7
+
+
+def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    cursor = start
+    for m in _SENTENCE_END.finditer(text, start, end):
+        candidate = text[cursor : m.start()].rstrip()
+        if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
+            continue
+        out.append((cursor, cursor + len(candidate)))
+        cursor = m.end()
+    tail = text[cursor:end].rstrip()
+    if tail:
+        out.append((cursor, cursor + len(tail)))
+    return out
+
+
+def windows(passage: Readable, *, split_start: bool = False, split_end: bool = False) -> list[Window]:
+    """The pieces of ``passage`` a report may quote (see the module's docstring).
+
+    ``split_start``/``split_end``: the chunk starts or ends inside a paragraph the chunker split, so its
+    first or last sentence may be a fragment.
+    """
+    text = passage.text
+    blocks = list(passage.visible.blocks)
+    if passage.following is not None:
+        shift = len(passage.visible.text) + 2
+        blocks += [Block(b.start + shift, b.end + shift, b.kind) for b in passage.following.blocks]
+    own_end = len(passage.visible.text)
+    out: list[Window] = []
+    for k, block in enumerate(blocks):
+        if block.start >= own_end:
+            break  # the next chunk only lends what a colon introduces
+        if block.kind in ("heading", "code"):
+            continue
+        if block.kind in ("item", "row", "quote"):
+            # A table's first row is quotable too: in the key-value tables of manuals ("Default: |
+            # KeepAliveTimeout 5") it is data; a header row that says nothing scores low anyway.
+            out.append(Window(block.start, block.end, block.kind))
+            if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
+                table_end = _rows_end(blocks, k)
+                if table_end > block.end and table_end - block.start <= MAX_QUOTE_CHARS:
+                    out.append(Window(block.start, table_end, "table"))  # a small table whole
+            continue
+        spans = _sentences(text, block.start, block.end)
+        last_block = all(b.start >= own_end for b in blocks[k + 1 :])
+        cut = [
+            (i == 0 and ((split_start and k == 0) or text[s:e][:1].islower()))
+            or (
+                i == len(spans) - 1
+                and last_block
+                and split_end
+                and not text[s:e].rstrip().endswith((".", "!", "?", ")", '"', "”", ":"))
+            )
+            for i, (s, e) in enumerate(spans)
+        ]
+        for i, (s, e) in enumerate(spans):
+            sentence = text[s:e]
+            if cut[i]:
+                continue  # a fragment the chunk boundary cut off
+            if sentence.rstrip().endswith(":"):
+                follow_end = _follow(blocks, k)
+                if follow_end is not None:
+                    out.append(Window(s, follow_end, "intro", continues=follow_end > own_end))
+                continue  # an intro alone says nothing
+            first, stop = s, e
+            if i > 0 and not cut[i - 1] and _PRONOUN_START.match(sentence):
+                first = spans[i - 1][0]
+            if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
+                stop = spans[i + 1][1]
+            out.append(Window(first, stop, "sentence"))
+    return [w for w in (_bounded(text, w) for w in out) if _worth_quoting(text[w.start : w.end], w.kind)]
+
+
+def _rows_end(blocks: Sequence[Block], k: int) -> int:
+    """The end of the table whose first row is ``blocks[k]``."""
+    end = blocks[k].end
+    for block in blocks[k + 1 :]:
+        if block.kind != "row" or block.start - end > 2:
+            break
+        end = block.end
+    return end
+
+
+def _follow(blocks: Sequence[Block], k: int) -> int | None:
+    """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it."""
+    end: int | None = None
+    for block in blocks[k + 1 :]:
+        if block.kind not in ("item", "row", "code"):
+            break
+        if end is not None and block.start - end > 3:
+            break
+        if end is not None and block.end - blocks[k].end > MAX_FOLLOW_CHARS:
+            break
+        end = block.end
+    return end
+
+
+def _bounded(text: str, window: Window) -> Window:
+    if window.end - window.start <= MAX_QUOTE_CHARS:
+        return window
+    limit = window.start + MAX_QUOTE_CHARS
+    cut = max(text.rfind("\n", window.start, limit), text.rfind("; ", window.start, limit))
+    if cut < window.start + 120:
+        cut = text.rfind(" ", window.start, limit)
+    end = cut if cut > window.start + 80 else limit
+    return Window(window.start, end, window.kind, window.continues)
+
+
+_ATTRIBUTION = re.compile(
+    r"^(?:source|sources|credit|credits|retrieved from|adapted from|photo|image)\s*:|\bCC[- ]BY\b|"
+    r"\ball rights reserved\b|^(?:copyright|©)",
+    re.I,
+)
+
+
+def _worth_quoting(text: str, kind: str) -> bool:
+    """Not too short to say anything, not a pointer elsewhere, not a credit line (a source's attribution
+    or licence notice answers nothing asked of the document)."""
+    if len(words(text)) < (3 if kind in ("row", "item") else 4):
+        return False
+    if _ATTRIBUTION.search(text.strip()):
+        return False
+    return not (kind == "sentence" and is_pointer(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    window: Window
+    #: How well the window answers the question (cross-encoder logit; higher is better).
+    score: float
+
+
+TokenIds = Callable[[Sequence[str]], list[list[int]]]
+Rerank = Callable[[str, list[str]], list[float]]
+
+
+class QuoteJudge:
+    """Picks the windows of passages that answer a question: term weights shortlist, a cross-encoder decides.
+
+    ``per_passage``: windows of each passage the cross-encoder reads (the best by term weight).
+    """
+
+    def __init__(self, token_ids: TokenIds, rerank: Rerank, *, per_passage: int = 3) -> None:
+        self.token_ids = token_ids
+        self.rerank = rerank
+        self.per_passage = per_passage
+        #: Pairs the cross-encoder read (what research spends its time on).
+        self.pairs = 0
+
+    def shortlist(
+        self,
+        weights: dict[int, float],
+        texts: Sequence[str],
+        candidates: Sequence[Sequence[Window]],
+        *,
+        budget: int | None = None,
+    ) -> list[list[Window]]:
+        """The windows worth the cross-encoder's time: the best of every passage by the question's term
+        weight, then the next best across passages, at most ``per_passage`` each and ``budget`` in all (every
+        passage keeps its best: each document of a search gets its chance)."""
+        total = sum(weights.values()) or 1.0
+        flat = [text[w.start : w.end] for text, ws in zip(texts, candidates, strict=True) for w in ws]
+        ids = iter(self.token_ids(flat)) if flat else iter([])
+        ranked: list[list[tuple[float, Window]]] = []
+        for ws in candidates:
+            scored = []
+            for w in ws:
+                tokens = set(next(ids))
+                weight = sum(weights.get(t, 0.0) for t in tokens) / total
+                scored.append((weight / math.log2(2 + len(tokens) / 24), w))
+            scored.sort(key=lambda pair: -pair[0])
+            ranked.append(scored[: self.per_passage])
+        out: list[list[Window]] = [[s[0][1]] if s else [] for s in ranked]
+        seconds = sorted(
+            ((weight, k, w) for k, s in enumerate(ranked) for weight, w in s[1:]), key=lambda t: -t[0]
+        )
+        room = (budget - sum(map(len, out))) if budget is not None else len(seconds)
+        for _, k, w in seconds[: max(0, room)]:
+            out[k].append(w)
+        return out
+
+    def judge(self, question: str, contexts: Sequence[str]) -> list[float]:
+        """Cross-encoder scores of ``question`` against each window read in its context."""
+        self.pairs += len(contexts)
+        return self.rerank(question, list(contexts)) if contexts else []
+
+
+#: Characters of a window (with its heading path) the cross-encoder reads: its cost grows faster than the
+#: length (MiniLM-L-12 on two cores: 74 pairs/s at 30 tokens, 24 at 120, 9.5 at 300; docs/BENCHMARKS.md).
+CONTEXT_CHARS = 600
+
+
+def in_context(quote: str, *, title: str | None, section_path: str | None) -> str:
+    """A window as the cross-encoder reads it: its heading path before it (and the document's title, where
+    the path does not start with it), at most ``CONTEXT_CHARS``."""
+    path = section_path or ""
+    head = title if title and not path.startswith(title) else None
+    return contextualize(quote, section_path=path or None, title=head, limit=CONTEXT_CHARS)

@@ -1,0 +1,198 @@
+"""Understanding a request: what it asks, under which constraints, and what it is about.
+
+People ask in two ways. A short question ("How does WAL ensure durability?", "the graphene battery market")
+is one ask and is searched whole. A long request (a support ticket, an analyst's brief: several paragraphs,
+a role for the assistant, greetings, background, several questions and conditions) is split into sentences,
+and each sentence is read for what it does:
+
+- an **ask**: a question (ends with "?" or opens with a question word) or a request for information ("please
+  explain", "I need to know", "compare", "list"); searched, each on its own;
+- a **constraint**: a condition the answer must respect ("we run Django 3.2", "must not", "without
+  downtime", "only", "budget"); searched too, since the answer depends on it;
+- **context**: background that says what the request is about (kept for the subject);
+- **instructions to the assistant** (its role, the format of the answer) and **pleasantries** (greetings,
+  thanks, signatures): never searched, since no document answers them.
+
+An ask that leans on the rest of the request ("does it also apply to uploads?") gets the request's subject
+added, so that it can be searched alone. The **subject** is what the request is about in a few words (its
+named things and most frequent content words, in the order they first appear): what template questions
+are asked about ("What are the main risks of {subject}?"), never the whole request pasted into a pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sleuth.agent.research.text import content_terms, words
+
+#: A request of at most this many words in at most two sentences is one ask, searched whole.
+SHORT_WORDS = 40
+_QUESTION_START = re.compile(
+    r"^(?:what|which|who|whom|whose|why|how|when|where|is|are|was|were|do|does|did|can|could|should|would|"
+    r"will|has|have|had|may|might|must|shall|isn't|aren't|doesn't|don't|didn't|can't|won't)\b",
+    re.I,
+)
+_ASK = re.compile(
+    r"\b(?:explain|describe|compare|list|tell (?:me|us)|show (?:me|us)|find out|figure out|summari[sz]e|"
+    r"outline|identify|recommend|suggest|advise|clarify|walk (?:me|us) through|help (?:me|us)|"
+    r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
+    r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
+    r"what (?:are|is) the|how (?:do|does|can|should|to)|whether|which)\b",
+    re.I,
+)
+_CONSTRAINT = re.compile(
+    r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
+    r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
+    r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version)\b",
+    re.I,
+)
+_INSTRUCTION = re.compile(
+    r"^(?:you are|you're|act as|as an? (?:expert|assistant|analyst|consultant)|pretend|imagine you|"
+    r"please (?:answer|respond|reply|write|format|keep|use|be)|answer in|respond in|reply in|format|"
+    r"keep (?:it|the answer|your answer)|use (?:bullet|a table|markdown)|be (?:brief|concise)|"
+    r"(?:write|give|provide) (?:me )?(?:a|an) (?:short |brief |concise )?(?:answer|summary|report|memo|"
+    r"email|reply))",
+    re.I,
+)
+_PLEASANTRY = re.compile(
+    r"^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|regards|best|"
+    r"kind regards|many thanks|sincerely|greetings|ok(?:ay)?|sorry)\b",
+    re.I,
+)
+_DEICTIC = re.compile(r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here)\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+#: Verbs that carry no subject: dropped from the subject phrase.
+_GENERIC_VERBS = frozenset(
+    """be is are was were been being do does did doing have has had get gets got make makes made use uses used
+    using work works worked need needs needed want wants wanted ensure ensures happen happens happened go goes
+    going come comes know knows tell explain describe compare list find help provide provides affect affects
+    handle handles cause causes mean means show shows give gives take takes look looks seem seems lead leads
+    depend depends set sets run runs keep keeps let lets like try trying think please""".split()
+)
+
+
+@dataclass
+class Request:
+    text: str
+    asks: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    #: What the request is about, in a few words.
+    subject: str = ""
+    long: bool = False
+
+    @property
+    def searches(self) -> list[str]:
+        """What is searched for the request itself: its asks, then its constraints."""
+        return list(dict.fromkeys([*self.asks, *self.constraints]))
+
+
+def sentences(text: str) -> list[str]:
+    parts = [" ".join(p.split()) for p in _SENTENCE.split(text.strip())]
+    return [p.strip(" -*•") for p in parts if p and len(words(p)) >= 1]
+
+
+def understand(text: str) -> Request:
+    """The request's asks, constraints and subject (see the module's docstring)."""
+    text = " ".join(text.split()) if "\n" not in text else text.strip()
+    parts = sentences(text)
+    subject = subject_of(text)
+    if len(words(text)) <= SHORT_WORDS and len(parts) <= 2:
+        whole = " ".join(text.split())
+        return Request(whole, asks=_coordinated(whole, subject), subject=subject)
+    asks: list[str] = []
+    constraints: list[str] = []
+    for sentence in parts:
+        kind = classify(sentence)
+        if kind == "ask":
+            asks.append(_standalone(sentence, subject))
+        elif kind == "constraint":
+            constraints.append(_standalone(sentence, subject))
+    if not asks:  # a request that asks nothing explicitly asks about its subject
+        asks = [subject] if subject else [" ".join(text.split())[:400]]
+    return Request(text, asks=asks, constraints=constraints, subject=subject, long=True)
+
+
+_COORDINATED = re.compile(
+    r",?\s+(?:and|or|but|also)\s+(?=(?:what|which|who|how|why|where|when|whether|is|are|does|do|can)\b)", re.I
+)
+
+
+def _coordinated(question: str, subject: str) -> list[str]:
+    """A question that joins two questions ("Which companies lead X, and what materials does it depend
+    on?") asked whole and as each of its parts (a part that leans on the first gets the subject)."""
+    parts = [p.strip(" ,;") for p in _COORDINATED.split(question) if p.strip(" ,;")]
+    if len(parts) < 2 or any(len(words(p)) < 3 for p in parts):
+        return [question]
+    end = "?" if question.rstrip().endswith("?") else ""
+    asked = [p if p.endswith(("?", ".")) else p + end for p in parts]
+    asked = [a[:1].upper() + a[1:] for a in asked]
+    # The parts after the first lean on it ("what materials does it depend on?"): they carry its subject.
+    lead = subject_of(parts[0], limit=4)
+    rest = [a if set(content_terms(lead)) <= set(content_terms(a)) else f"{a} ({lead})" for a in asked[1:]]
+    return [question, asked[0], *rest]
+
+
+def classify(sentence: str) -> str:
+    """``ask``, ``constraint``, ``instruction``, ``pleasantry`` or ``context``."""
+    stripped = sentence.strip()
+    if _PLEASANTRY.match(stripped) and len(words(stripped)) <= 8:
+        return "pleasantry"
+    if _INSTRUCTION.match(stripped):
+        return "instruction"
+    if stripped.endswith("?") or _QUESTION_START.match(stripped) or _ASK.search(stripped):
+        return "ask"
+    if _CONSTRAINT.search(stripped):
+        return "constraint"
+    return "context"
+
+
+def subject_of(text: str, limit: int = 5) -> str:
+    """What the request is about: its content words that recur most (a one-line request: all of them, up to
+    ``limit``), in the order they first appear, as written (``WAL``, ``Django``, ``static files``).
+
+    Labels ("Priority:", "Customer:"), question words, generic verbs and contractions are not subjects.
+    """
+    first: dict[str, tuple[int, str]] = {}
+    counts: Counter[str] = Counter()
+    # What a question asks for ("which *companies*", "what *materials*") is its answer, not its subject.
+    asked_for = {m.group(1).lower() for m in _WH_TARGET.finditer(text)}
+    for m in _TOKEN.finditer(text):
+        word = m.group(0)
+        lowered = word.lower()
+        if lowered in asked_for:
+            continue
+        if (
+            len(word) < 3
+            or "'" in word
+            or "’" in word
+            or lowered in _GENERIC_VERBS
+            or text[m.end() : m.end() + 1] == ":"
+            or _QUESTION_START.fullmatch(word)
+        ):
+            continue
+        stems = content_terms(word)
+        if not stems:
+            continue
+        counts[stems[0]] += 1
+        first.setdefault(stems[0], (m.start(), word if word[:1].isupper() else lowered))
+    ranked = sorted(counts, key=lambda t: (-counts[t], first[t][0]))[:limit]
+    return " ".join(first[t][1] for t in sorted(ranked, key=lambda t: first[t][0]))
+
+
+_WH_TARGET = re.compile(
+    r"\b(?:which|what|how many|how much)\s+(?!is\b|are\b|was\b|were\b|do\b|does\b|did\b|can\b|should\b|"
+    r"would\b|will\b|has\b|have\b|the\b|a\b|an\b)([^\W\d_]+)",
+    re.I,
+)
+_TOKEN = re.compile(r"[^\W_][\w'’.+-]*[^\W_]|[^\W_]", re.UNICODE)
+
+
+def _standalone(sentence: str, subject: str) -> str:
+    """The sentence, with the request's subject added when it leans on the rest of the request."""
+    own = set(content_terms(sentence))
+    about = set(content_terms(subject))
+    if subject and _DEICTIC.search(sentence) and not (about & own):
+        return f"{sentence} ({subject})"
+    return sentence

@@ -1,0 +1,238 @@
+"""The visible text of chunk Markdown: what a reader sees when it is rendered, with a map back to the source.
+
+A quote in a report must read as the document reads, not as its Markdown source: no link targets
+(``[VACUUM](sql-vacuum.html)`` reads "VACUUM"), no escapes (``vacuum\\_failsafe\\_age``), no emphasis markers,
+no code ticks, no heading hashes or table pipes at the ends of a row. ``visible_text`` renders a chunk's
+Markdown to that text block by block (headings, paragraphs, list items, table rows, code lines, quotes), keeps
+for every character the offset of the source character it came from (so a quote's page, which is known by
+source offset, can be found), and says what kind of block each stretch is (a sentence may end a paragraph
+with a colon and the list it introduces follows).
+
+It is deliberately a small renderer for the Markdown the converters and the chunker write (CommonMark plus
+GFM tables), not a general one: markdown-it-py gives block structure but no character offsets for inline
+markup, and a quote must be a verbatim slice of this text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Block", "Visible", "visible_text"]
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+")
+_HEADING_TAIL = re.compile(r"\s+#+\s*$")
+_RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_BULLET = re.compile(r"^(\s*)([-*+])\s+")
+_ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
+_QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: Inline markup, tried in this order at each position.
+_INLINE = re.compile(
+    r"(?P<code>(?P<ticks>`+)(?P<code_text>.+?)(?P=ticks))"
+    r"|(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))"
+    r"|(?P<link>\[(?P<link_text>[^\]]+)\](?:\([^)]*\)|\[[^\]]*\]))"
+    r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
+    r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
+    r"|(?P<escape>\\(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
+    r"|(?P<strong>(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
+    r"|(?P<em>(?<![\w*\\])\*(?=[^\s*])|(?<=[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])|(?<=[^\s_\\])_(?![\w_]))"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """``text[start:end]`` of the visible text is one block: heading, paragraph, item, row, code or quote."""
+
+    start: int
+    end: int
+    kind: str
+
+
+@dataclass
+class Visible:
+    """Visible text; ``offsets[i]`` is the source offset of ``text[i]`` (``offsets[len(text)]`` its end)."""
+
+    text: str
+    offsets: list[int]
+    blocks: list[Block] = field(default_factory=list)
+
+    def source_offset(self, index: int) -> int:
+        return self.offsets[min(max(index, 0), len(self.offsets) - 1)]
+
+    def block_at(self, index: int) -> Block | None:
+        return next((b for b in self.blocks if b.start <= index < b.end), None)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.offsets: list[int] = []
+        self.blocks: list[Block] = []
+
+    def put(self, text: str, source: int) -> None:
+        """``text`` copied from the source at ``source`` (one offset per character)."""
+        self.chars.extend(text)
+        self.offsets.extend(range(source, source + len(text)))
+
+    def add(self, text: str, source: int) -> None:
+        """``text`` that stands for the source character at ``source`` (a bullet, a separator)."""
+        self.chars.extend(text)
+        self.offsets.extend([source] * len(text))
+
+    def block(self, start: int, kind: str) -> None:
+        end = len(self.chars)
+        while end > start and self.chars[end - 1].isspace():
+            end -= 1
+        if end > start:
+            self.blocks.append(Block(start, end, kind))
+
+    def separate(self, source: int, paragraph: bool) -> None:
+        if not self.chars:
+            return
+        while self.chars and self.chars[-1] in " \t":
+            self.chars.pop()
+            self.offsets.pop()
+        gap = "\n\n" if paragraph else "\n"
+        have = len(self.chars) - len("".join(self.chars).rstrip("\n"))
+        if have < len(gap):
+            self.add(gap[have:], source)
+
+    def done(self, end: int) -> Visible:
+        text = "".join(self.chars)
+        trimmed = text.rstrip()
+        return Visible(trimmed, [*self.offsets[: len(trimmed)], end], self.blocks)
+
+
+def _inline(out: _Builder, line: str, base: int) -> None:
+    """One line's inline markup rendered: links to their text, escapes to their character, markers dropped."""
+    pos = 0
+    for m in _INLINE.finditer(line):
+        if m.start() > pos:
+            out.put(line[pos : m.start()], base + pos)
+        kind = _first(m)
+        if kind == "code":
+            out.put(m.group("code_text"), base + m.start("code_text"))
+        elif kind == "image":
+            out.put(m.group("alt"), base + m.start("alt"))
+        elif kind == "link":
+            _inline(out, m.group("link_text"), base + m.start("link_text"))
+        elif kind == "auto":
+            out.put(m.group("auto_url"), base + m.start("auto_url"))
+        elif kind == "escape":
+            out.put(m.group("escaped"), base + m.start("escaped"))
+        # tags, emphasis and strong markers render as nothing
+        pos = m.end()
+    if pos < len(line):
+        out.put(line[pos:], base + pos)
+
+
+def _first(m: re.Match[str]) -> str:
+    for name in ("code", "image", "link", "auto", "tag", "escape", "strong", "em"):
+        if m.group(name) is not None:
+            return name
+    return ""
+
+
+def _cells(out: _Builder, line: str, base: int) -> None:
+    """A table row as its cells, separated by " | " (the outer pipes are frame, not text)."""
+    body = line.strip()
+    lead = line.index(body[0]) if body else 0
+    if body.startswith("|"):
+        body, lead = body[1:], lead + 1
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    cells = re.split(r"(?<!\\)\|", body)
+    offset = lead
+    first = True
+    for cell in cells:
+        stripped = cell.strip()
+        if stripped:
+            if not first:
+                out.add(" | ", base + offset)
+            _inline(out, stripped, base + offset + cell.index(stripped))
+            first = False
+        offset += len(cell) + 1
+
+
+def visible_text(markdown: str) -> Visible:
+    """The rendered text of ``markdown`` with a source offset per character and its blocks."""
+    out = _Builder()
+    masked = _COMMENT.sub(lambda m: " " * len(m.group(0)), markdown)
+    offset = 0
+    in_code = False
+    block_start = 0
+    block_kind = ""
+
+    def close() -> None:
+        nonlocal block_kind
+        if block_kind:
+            out.block(block_start, block_kind)
+        block_kind = ""
+
+    def open_block(kind: str, source: int, paragraph: bool = True) -> None:
+        nonlocal block_start, block_kind
+        close()
+        out.separate(source, paragraph)
+        block_start = len(out.chars)
+        block_kind = kind
+
+    for raw in masked.splitlines(keepends=True):
+        start = offset
+        offset += len(raw)
+        line = raw.rstrip("\r\n")
+        if _FENCE.match(line):
+            close()
+            in_code = not in_code
+            continue
+        if in_code:
+            open_block("code", start, paragraph=False)
+            out.put(line, start)
+            continue
+        if _TABLE_RULE.match(line) and block_kind == "row":
+            continue  # the rule under a table's header: rows go on
+        if not line.strip() or _TABLE_RULE.match(line) or _RULE.match(line):
+            close()
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            open_block("heading", start)
+            body = _HEADING_TAIL.sub("", line[heading.end() :])
+            _inline(out, body, start + heading.end())
+            close()
+            continue
+        if line.lstrip().startswith("|") and line.count("|") >= 2:
+            open_block("row", start, paragraph=block_kind != "row")
+            _cells(out, line, start)
+            continue
+        quote = _QUOTE.match(line)
+        if quote:
+            if block_kind != "quote":
+                open_block("quote", start)
+            else:
+                out.add(" ", start)
+            _inline(out, line[quote.end() :], start + quote.end())
+            continue
+        bullet, ordered = _BULLET.match(line), _ORDERED.match(line)
+        if bullet or ordered:
+            marker = bullet or ordered
+            assert marker is not None
+            open_block("item", start, paragraph=block_kind not in ("item", "paragraph"))
+            out.add("• " if bullet else f"{marker.group(2)} ", start + marker.start(2))
+            _inline(out, line[marker.end() :], start + marker.end())
+            continue
+        if line.startswith("    ") and block_kind not in ("paragraph", "item"):
+            open_block("code", start, paragraph=block_kind != "code")
+            out.put(line[4:], start + 4)
+            continue
+        stripped = line.lstrip()
+        lead = len(line) - len(stripped)
+        if block_kind in ("paragraph", "item"):
+            out.add(" ", start)  # a soft line break renders as a space
+        else:
+            open_block("paragraph", start)
+        _inline(out, stripped.rstrip(), start + lead)
+    close()
+    return out.done(len(markdown))

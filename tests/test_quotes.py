@@ -1,0 +1,117 @@
+"""What a report may quote: visible text, windows that stand alone, requests split into what they ask.
+
+Real Markdown as the converters write it (Docling's escapes and links, a manual's list introduced by a colon,
+a PDF chunk that starts mid-sentence), checked against the rules a reader would apply.
+"""
+
+from __future__ import annotations
+
+from sleuth.agent.research.plan import ExtractivePlanner, section_questions, topic
+from sleuth.agent.research.quotes import is_pointer, readable, windows
+from sleuth.agent.research.request import classify, understand
+from sleuth.agent.templates import TemplateLibrary
+from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.visible import visible_text
+
+DOCLING = (
+    "## 24.1. Routine Vacuuming\n\n"
+    "PostgreSQL databases require periodic maintenance known as *vacuuming*. The "
+    "[VACUUM](sql-vacuum.html) command reclaims storage; `autovacuum` runs it, and "
+    "vacuum\\_failsafe\\_age sets when it becomes urgent.\n\n"
+    "For more information see [Chapter 70](storage.html).\n\n"
+    "PostgreSQL provides various methods for authenticating users:\n\n"
+    "- Trust authentication, which simply trusts the users.\n"
+    "- Password authentication, which requires that users send a password.\n\n"
+    "| Setting | Default |\n|---|---|\n| `work_mem` | 4MB |\n"
+)
+
+
+def test_visible_text_reads_as_the_document_reads() -> None:
+    v = visible_text(DOCLING)
+    assert "[VACUUM]" not in v.text and "sql-vacuum.html" not in v.text and "\\_" not in v.text
+    assert "The VACUUM command reclaims storage; autovacuum runs it, and vacuum_failsafe_age" in v.text
+    assert "known as vacuuming." in v.text and "Routine Vacuuming" in v.text and "##" not in v.text
+    assert "work_mem | 4MB" in v.text
+    i = v.text.index("VACUUM command")
+    assert DOCLING[v.source_offset(i) : v.source_offset(i) + 6] == "VACUUM"  # mapped back to the source
+    kinds = [b.kind for b in v.blocks]
+    assert kinds == ["heading", "paragraph", "paragraph", "paragraph", "item", "item", "row", "row"]
+
+
+def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
+    text = readable(DOCLING)
+    quotes = [text.text[w.start : w.end] for w in windows(text)]
+    assert not any(q.startswith("For more information") for q in quotes)
+    assert not any(q.strip() == "Routine Vacuuming" for q in quotes)
+    intro = next(q for q in quotes if q.startswith("PostgreSQL provides various methods"))
+    assert "Trust authentication" in intro and "Password authentication" in intro  # the list comes along
+    assert "work_mem | 4MB" in quotes
+    assert is_pointer("Isolation levels are described in Table 13.1.")
+    assert not is_pointer(
+        "The isolation levels are described in Table 13.1: Read Committed is the default level, and "
+        "Serializable is the strictest level PostgreSQL offers."
+    )
+
+
+def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:
+    first = "Some methods need a running server:"
+    second = "- Peer authentication\n- Ident authentication\n"
+    text = readable(first, second)
+    (window,) = [w for w in windows(text) if w.kind == "intro"]
+    assert window.continues and "Ident authentication" in text.text[window.start : window.end]
+
+
+def test_fragments_at_a_split_are_not_quoted() -> None:
+    text = readable(
+        "translation on the WMT 2014 benchmark. The model reaches 28.4 BLEU on English-to-German."
+    )
+    quotes = [text.text[w.start : w.end] for w in windows(text, split_start=True)]
+    assert quotes == ["The model reaches 28.4 BLEU on English-to-German."]
+    cut = readable(
+        "The model reaches 28.4 BLEU. It improves on the previous best results by over 2 BLEU on the"
+    )
+    tail = [cut.text[w.start : w.end] for w in windows(cut, split_end=True)]
+    assert all(q.endswith(".") for q in tail)
+
+
+def test_a_quote_knows_the_page_it_stands_on(counter: TokenCounter) -> None:
+    markdown = (
+        "<!-- page: 4 -->\n# Results\n\n" + "The first result holds on page four. " * 3 + "\n\n"
+        "<!-- page: 5 -->\nThe second result stands on page five.\n"
+    )
+    (chunk,) = chunk_markdown(markdown, counter, document_id="paper", max_tokens=256)
+    assert chunk.page_start == 4
+    assert chunk.page_at(chunk.content.index("second result")) == 5
+    assert chunk.page_at(chunk.content.index("first result")) == 4
+
+
+def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
+    short = understand("How does WAL ensure durability?")
+    assert short.asks == ["How does WAL ensure durability?"] and not short.long
+    assert short.subject == "WAL durability"
+    ticket = understand(
+        "Hi team,\n\nWe run a regional newspaper's CMS on Django 3.2 behind nginx. After moving to a new "
+        "server all our CSS is gone and uploaded photos return 404. We must not turn DEBUG on in production. "
+        "Could you explain what the customer missed for static files versus uploaded media? And which "
+        "settings control where uploads are stored?\n\nYou are a senior Django support engineer. Keep the "
+        "answer short.\n\nThanks, Maria"
+    )
+    assert ticket.long
+    assert any("static files versus uploaded media" in a for a in ticket.asks)
+    assert any("settings control where uploads are stored" in a for a in ticket.asks)
+    assert any("must not turn DEBUG on" in c for c in ticket.constraints)
+    assert not any("Keep the answer short" in q or "Thanks" in q for q in ticket.searches)
+    assert classify("You are a senior Django support engineer.") == "instruction"
+    assert "Django" in ticket.subject
+
+
+def test_planned_questions_read_as_questions() -> None:
+    template = TemplateLibrary().load("technical_due_diligence")
+    question = understand("How does WAL ensure durability?")
+    assert topic(question) == "WAL durability"
+    risks = section_questions(template.section("technical_risks"), question)
+    assert risks == ["What are the limitations, known problems and technical risks of WAL durability?"]
+    market = understand("the graphene battery market")
+    planned = [q.text for q in ExtractivePlanner().plan(market, TemplateLibrary().load("market_brief"))]
+    assert "How large is the market for the graphene battery market and how fast is it growing?" in planned
+    assert not any("What is How" in q for q in planned)
