@@ -16,7 +16,8 @@ what one plain ``sleuth search`` of the question returns:
 - seconds per question.
 
 Answer strings match case-insensitively with whitespace collapsed; a second try removes Markdown backslash
-escapes (``\\_``) and thousands separators on the report side, since the gold strings are the visible text.
+escapes (``\\_``), code and emphasis marks and thousands separators, since the gold strings are the visible
+text (``answers_*_strict`` keep the first try only).
 
     python -m benchmarks.research_sets --corpora DEST --work WORKDIR [--sets S ...] [--limit N] [--reuse]
         [--write-doc]
@@ -79,8 +80,9 @@ def normalise(text: str) -> str:
 
 
 def loose(text: str) -> str:
-    """The visible text of Markdown: backslash escapes and thousands separators removed."""
-    return normalise(_THOUSANDS.sub("", _ESCAPE.sub(r"\1", text)))
+    """The visible text of Markdown: backslash escapes, code and emphasis marks (backticks, asterisks) and
+    thousands separators removed (applied to both sides, so an answer with such characters still matches)."""
+    return normalise(_THOUSANDS.sub("", _ESCAPE.sub(r"\1", text).replace("`", "").replace("*", "")))
 
 
 def answer_share(answers: Sequence[str], texts: Iterable[str]) -> tuple[float, float]:
