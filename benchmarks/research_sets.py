@@ -290,6 +290,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="Only the first N questions of each half.")
     parser.add_argument("--reuse", action="store_true", help="Keep eval runs and searches already in --work.")
     parser.add_argument("--write-doc", action="store_true", help="Rewrite the section in docs/BENCHMARKS.md.")
+    parser.add_argument("--note", default="", help="A sentence for the doc section (the load, say).")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     work = args.work.resolve()
@@ -311,14 +312,17 @@ def main() -> None:
         for half in args.halves:
             questions_file = JUDGED / judged.name / f"questions-{half}.jsonl"
             questions = load_questions(questions_file, args.limit)
+            index = set_work / "index"
+            hits: dict[str, Any] = {}
             for template in judged.templates:
                 out = set_work / "runs" / f"{half}-{template}"
                 log.info("%s %s %s: %d questions", judged.name, half, template, len(questions))
-                index = set_work / "index"
                 evaluation = run_eval(
                     questions_file, template, index, out, limit=args.limit, reuse=args.reuse
                 )
-                hits = searches(questions, index, set_work / f"search-{half}.json", reuse=True)
+                # One search per question and half, whatever the template (after the eval: one process
+                # per embedded index at a time).
+                hits = hits or searches(questions, index, set_work / f"search-{half}.json", reuse=args.reuse)
                 metrics = score(questions, evaluation, hits, out, summary_sections(template))
                 results["runs"][f"{judged.name}/{half}/{template}"] = metrics
                 results_path.write_text(json.dumps(results, indent=2) + "\n")
@@ -327,10 +331,10 @@ def main() -> None:
     text = table(results)
     print(text)
     if args.write_doc:
-        write_section("research-sets", _doc(results, text))
+        write_section("research-sets", _doc(results, text, args.note))
 
 
-def _doc(results: dict[str, Any], text: str) -> str:
+def _doc(results: dict[str, Any], text: str, note: str) -> str:
     corpora = "; ".join(
         f"{name}: {c['documents']} documents, {c['chunks']} chunks" for name, c in results["corpora"].items()
     )
@@ -347,7 +351,8 @@ Answers: share of gold answer strings found in the report's claims / in the top 
 of the question, N = the report's distinct claims. Cited recall / precision: gold documents among the
 documents the report cites; search at the same size, and the recall of its top 10 documents. Empty: every
 section not_found (in brackets: how many of those had a gold document in the search's top 10). Repeated:
-share of distinct findings claims that stand in more than one findings section.
+share of distinct findings claims that stand in more than one findings section. Sets and halves without a
+row were not run in this measurement. {note}
 
 {text}"""
 
