@@ -299,7 +299,7 @@ def main() -> None:
     results.setdefault("runs", {})
     results.setdefault("corpora", {})
     results["limit"] = args.limit
-    for judged in (s for s in SETS if s.name in args.sets):
+    for judged in sorted((s for s in SETS if s.name in args.sets), key=lambda s: args.sets.index(s.name)):
         set_work = work / judged.name
         ingested = ingest(args.corpora.resolve() / judged.name, set_work)
         results["corpora"][judged.name] = {
