@@ -1,0 +1,92 @@
+"""The judged research sets (benchmarks/judged/) stay well-formed and split as they were, and the scorer of
+benchmarks/research_sets.py matches answers and counts repeated claims the way its docstring says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fanout_research import flatten_answer
+from benchmarks.judged.src.build import half
+from benchmarks.research_sets import SETS, answer_share, is_empty, repeated_claims, summary_sections
+
+JUDGED = Path(__file__).resolve().parents[1] / "benchmarks" / "judged"
+
+
+def _rows(name: str) -> list[tuple[str, dict[str, object]]]:
+    out = []
+    for which in ("tune", "heldout"):
+        for line in (JUDGED / name / f"questions-{which}.jsonl").read_text().splitlines():
+            out.append((which, json.loads(line)))
+    return out
+
+
+@pytest.mark.parametrize("name", [s.name for s in SETS])
+def test_question_files_are_complete_and_split_by_the_hash_of_the_id(name: str) -> None:
+    rows = _rows(name)
+    assert len(rows) >= 30
+    ids = [str(row["id"]) for _, row in rows]
+    assert len(ids) == len(set(ids)), "question ids are unique within a set"
+    style = next(s.style for s in SETS if s.name == name)
+    for which, row in rows:
+        assert half(str(row["id"])) == which, f"{row['id']} is in the {which} half"
+        assert row["style"] == style
+        assert str(row["question"]).strip()
+        gold = row["gold_sources"]
+        assert isinstance(gold, list) and gold and all(isinstance(g, str) and g for g in gold)
+        assert all(not g.endswith((".html", ".md")) for g in gold), "gold sources are document ids"
+        answers = row["answers"]
+        assert isinstance(answers, list) and all(isinstance(a, str) and a.strip() for a in answers)
+        if style != "fanout":
+            assert answers, f"{row['id']} has answer strings"
+
+
+def test_both_halves_hold_a_fair_share_of_every_set() -> None:
+    for judged in SETS:
+        halves = [which for which, _ in _rows(judged.name)]
+        assert 0.3 < halves.count("tune") / len(halves) < 0.7, judged.name
+
+
+def test_fanout_answers_flatten_every_scalar_keys_included_without_repeats() -> None:
+    answer = {"Pat Burrell": "Right", "Mark Mulder": "Left", "JD Drew": "left", "Years": [2006, 2012.0, True]}
+    expected = ["Pat Burrell", "Right", "Mark Mulder", "Left", "JD Drew", "Years", "2006", "2012", "yes"]
+    assert flatten_answer(answer) == expected
+    assert flatten_answer("Paris") == ["Paris"]
+    assert flatten_answer(4) == ["4"]
+
+
+def test_answers_match_the_visible_text_of_markdown_claims() -> None:
+    claims = [
+        "Set the  SQLITE\\_MAX\\_LENGTH macro",
+        "The default is 1,000,000,000 bytes.",
+        "Use `-k graceful`",
+    ]
+    strict, loose = answer_share(["sqlite_max_length", "1000000000", "absent", "use -k graceful"], claims)
+    assert strict == 0.0
+    assert loose == pytest.approx(3 / 4)
+    strict, loose = answer_share(["Set the SQLITE"], claims)
+    assert strict == loose == 1.0
+
+
+def test_repeated_claims_count_findings_sections_only() -> None:
+    summary = summary_sections("brief")
+    assert summary == {"answer", "key_findings"}
+    claim = {"text": "KeepAliveTimeout 5", "evidence_ids": ["e1"]}
+    other = {"text": "Timeout 60", "evidence_ids": ["e2"]}
+    report = {
+        "sections": [
+            {"id": "answer", "status": "supported", "claims": [claim]},
+            {"id": "key_findings", "status": "supported", "claims": [claim]},
+            {"id": "details", "status": "supported", "claims": [claim, other]},
+            {
+                "id": "open_questions",
+                "status": "supported",
+                "claims": [{**claim, "text": " keepalivetimeout  5"}],
+            },
+        ]
+    }
+    assert repeated_claims(report, summary) == (1, 2)
+    assert not is_empty(report)
+    assert is_empty({"sections": [{"id": "answer", "status": "not_found", "claims": []}]})
