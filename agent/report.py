@@ -48,6 +48,9 @@ class EvidenceRecord(Provenance):
 
     id: str
     quote: str
+    #: The quote runs on into this chunk, the next of its document (the list or table a sentence ending in
+    #: ":" introduces stands there); null when the quote stands in ``chunk_id`` alone.
+    continued_in: str | None = None
 
     @model_serializer(mode="wrap")
     def _contract_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -144,7 +144,11 @@ class ResearchSettings(_Group):
         -1.0, ge=-20, le=20, description="Cross-encoder score of a quote that answers its question."
     )
     route_floor: float = Field(
-        1.0, ge=-20, le=20, description="Cross-encoder score of a quote that serves a section's purpose."
+        -1.0,
+        ge=-20,
+        le=20,
+        description="Cross-encoder score of a quote that serves a section's purpose (as answer_floor: "
+        "a quote serves a section when it would be admitted as answering the section's question).",
     )
     route_lift: float = Field(
         2.0, ge=0, le=40, description="How far below its score for the request a routed quote may stay."

@@ -33,11 +33,11 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_text>.+?)(?P=ticks))"
     r"|(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))"
-    r"|(?P<link>\[(?P<link_text>[^\]]+)\](?:\([^)]*\)|\[[^\]]*\]))"
+    r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
     r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
     r"|(?P<escape>\\(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
-    r"|(?P<strong>(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
+    r"|(?P<strong>(?<![\w*\\])\*\*\*(?=[^\s*])|(?<=[^\s*\\])\*\*\*(?![\w*])|(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
     r"|(?P<em>(?<![\w*\\])\*(?=[^\s*])|(?<=[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])|(?<=[^\s_\\])_(?![\w_]))"
 )
 
@@ -145,6 +145,8 @@ def _cells(out: _Builder, line: str, base: int) -> None:
     if body.endswith("|") and not body.endswith("\\|"):
         body = body[:-1]
     cells = re.split(r"(?<!\\)\|", body)
+    if len(cells) > 1 and len({c.strip() for c in cells}) == 1:
+        cells = cells[:1]  # a heading spanning the table, repeated in every cell by the converter
     offset = lead
     first = True
     for cell in cells:
@@ -221,6 +223,7 @@ def visible_text(markdown: str) -> Visible:
             assert marker is not None
             open_block("item", start, paragraph=block_kind not in ("item", "paragraph"))
             out.add("• " if bullet else f"{marker.group(2)} ", start + marker.start(2))
+            block_start = len(out.chars)  # the item is its text; the marker only shows where it starts
             _inline(out, line[marker.end() :], start + marker.end())
             continue
         if line.startswith("    ") and block_kind not in ("paragraph", "item"):

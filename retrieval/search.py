@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from sleuth.ingest.visible import visible_text
 from sleuth.retrieval.encoders import Encoders, SparseVector
 from sleuth.retrieval.index import Index
 from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion, Match, Mode, Record, VectorQuery
@@ -93,9 +94,12 @@ class SearchHit:
         )
 
     def as_json(self) -> dict[str, Any]:
+        """The hit as the contract's search JSON, plus ``text``: the content as it reads (Markdown rendered to
+        plain text), which is what a report's quotes stand verbatim in."""
         data = asdict(self)
         if not self.neighbours:
             data.pop("neighbours")
+        data["text"] = visible_text(self.content).text
         return data
 
 

@@ -22,7 +22,7 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
-        [*SLEUTH, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=300, check=False
+        [*SLEUTH, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=900, check=False
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sleuth.agent.research.plan import ExtractivePlanner, section_questions, topic
 from sleuth.agent.research.quotes import is_pointer, readable, windows
-from sleuth.agent.research.request import classify, understand
+from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
@@ -103,6 +103,68 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
     assert not any("Keep the answer short" in q or "Thanks" in q for q in ticket.searches)
     assert classify("You are a senior Django support engineer.") == "instruction"
     assert "Django" in ticket.subject
+
+
+def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
+    enumerated = clauses(
+        "Could you summarise (1) how Django numbers its releases, what an LTS release is, (2) how "
+        "deprecations work, and (3) the recommended procedure for upgrading a project?"
+    )
+    assert enumerated == [
+        "How Django numbers its releases, what an LTS release is?",
+        "How deprecations work?",
+        "The recommended procedure for upgrading a project?",
+    ]
+    listed = clauses(
+        "Please tell me: what setting points Django at a custom user model, which base classes I can "
+        "extend (AbstractUser, AbstractBaseUser), and why changing the user model mid-project is risky."
+    )
+    assert listed == [
+        "What setting points Django at a custom user model",
+        "Which base classes I can extend (AbstractUser, AbstractBaseUser)",
+        "Why changing the user model mid-project is risky",
+    ]
+    # One question with two verbs, or a list inside brackets, stays whole.
+    assert clauses("How does WAL ensure durability and why is it fast?") == [
+        "How does WAL ensure durability and why is it fast?"
+    ]
+    inner = "How to configure the cache with memcached (which backend class, what the setting looks like)?"
+    assert clauses(inner) == [inner]
+    request = understand(
+        "Hello, we run Django 3.2 in production, thirty tables so far, and the product owner wants users to "
+        "log in with their email address. Some blog posts say a profile model is enough. Please tell me: "
+        "what setting points Django at a user model, which base classes I can extend, and why changing the "
+        "model is risky."
+    )
+    assert any(a.startswith("Which base classes I can extend (") for a in request.asks)  # carries the subject
+
+
+def test_tables_quote_as_they_read() -> None:
+    table = (
+        "| Flag | String | Description |\n|---|---|---|\n"
+        "| ***Access Control*** | ***Access Control*** | ***Access Control*** |\n"
+        "| [[F]](#flag_f) | Forbidden | Return 403 (implies [L]) |\n"
+        "| [[QSA]](#flag_qsa) | Query string append | Append original query string to substitution |\n"
+    )
+    v = visible_text(table)
+    assert v.text.splitlines()[1:3] == ["Access Control", "[F] | Forbidden | Return 403 (implies [L])"]
+    quotes = [v.text[w.start : w.end] for w in windows(readable(table)) if w.kind == "row"]
+    assert "Flag | String | Description" not in quotes  # a header row of labels answers nothing alone
+    assert "[QSA] | Query string append | Append original query string to substitution" in quotes
+    items = readable("- ***username***\n    - The username to create or update in *passwdfile* .\n")
+    assert [items.text[w.start : w.end] for w in windows(items)] == [
+        "The username to create or update in passwdfile ."
+    ]
+
+
+def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:
+    text = readable(
+        "Variable renewable energy sources fluctuate, such as wind power and solar power. In contrast, "
+        "controllable renewable energy sources include dammed hydroelectricity, bioenergy, or geothermal."
+    )
+    quotes = [text.text[w.start : w.end] for w in windows(text)]
+    assert not any(q.startswith("In contrast") for q in quotes)
+    assert any(q.startswith("Variable") and q.endswith("geothermal.") for q in quotes)
 
 
 def test_planned_questions_read_as_questions() -> None:

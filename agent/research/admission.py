@@ -63,6 +63,10 @@ def new_evidence(
     )
 
 
+#: Windows of one passage judged at most when all are (a long table or list is many rows).
+ALL_WINDOWS = 8
+
+
 class Admission:
     """Quotes cut, judged against their question, admitted; the run's state records what was kept."""
 
@@ -115,6 +119,16 @@ class Admission:
         )
         budget = int(self.options.windows_per_question * share)
         short = self.judge.shortlist(weights, [r.text for r in readers], cut, budget=budget)
+        if question.origin == "query":
+            # The request's own search: every window of its top documents' passages is judged, not the
+            # term weights' shortlist, so that the backbone is each top document's best answer (term weights
+            # pick the sentence that repeats the question's words, not the one that answers it:
+            # docs/BENCHMARKS.md, "Which sentence answers?").
+            top = self.options.backbone_documents
+            short = [
+                cut[k][:ALL_WINDOWS] if p.rank < top else s
+                for k, (p, s) in enumerate(zip(passages, short, strict=True))
+            ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
         contexts = [
             in_context(

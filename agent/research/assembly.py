@@ -79,6 +79,7 @@ def record(e: Evidence) -> EvidenceRecord:
         quote=e.quote,
         date=e.date,
         source=e.source,
+        continued_in=e.continued_in,
     )
 
 

@@ -62,8 +62,6 @@ class Evidence(EvidenceRecord):
     #: The best quote of one of the top documents of the request's own search: a report never knows less
     #: than a search, so this evidence is always cited.
     backbone: bool = False
-    #: The quote runs on into this next chunk of its document (the list a colon introduces stands there).
-    continued_in: str | None = None
 
     @property
     def document_key(self) -> str:

@@ -35,7 +35,7 @@ class ResearchOptions:
     answer_floor: float = -1.0
     #: Cross-encoder score a quote must reach against a section's question to be routed to that section,
     #: and how far below its score against the request it may stay.
-    route_floor: float = 1.0
+    route_floor: float = -1.0
     route_lift: float = 2.0
     #: Windows of each passage the cross-encoder reads (shortlisted by the question's term weights).
     windows_per_passage: int = 3

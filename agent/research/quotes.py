@@ -42,7 +42,15 @@ _ABBREVIATION = re.compile(
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
 )
-_PRONOUN_START = re.compile(r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that)\b", re.I)
+#: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
+#: include ..."): its quote takes that sentence along so that it reads alone.
+_BACK_REFERENCE = re.compile(
+    r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|however|thus|therefore|hence|also|"
+    r"moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
+    r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
+    r"for\s+this\s+reason|in\s+that\s+case|conversely)\b",
+    re.I,
+)
 _POINTER = re.compile(
     r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|(?:is|are)\s+(?:described|explained|discussed|detailed|listed|"
     r"shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
@@ -166,7 +174,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(s, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             first, stop = s, e
-            if i > 0 and not cut[i - 1] and _PRONOUN_START.match(sentence):
+            if i > 0 and not cut[i - 1] and _BACK_REFERENCE.match(sentence):
                 first = spans[i - 1][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = spans[i + 1][1]
@@ -217,13 +225,25 @@ _ATTRIBUTION = re.compile(
 
 
 def _worth_quoting(text: str, kind: str) -> bool:
-    """Not too short to say anything, not a pointer elsewhere, not a credit line (a source's attribution
-    or licence notice answers nothing asked of the document)."""
+    """Not too short to say anything, not a pointer elsewhere, not a header row of labels, not a credit line
+    (a source's attribution or licence notice answers nothing asked of the document)."""
     if len(words(text)) < (3 if kind in ("row", "item") else 4):
         return False
     if _ATTRIBUTION.search(text.strip()):
         return False
+    if kind == "row" and _labels_only(text):
+        return False
     return not (kind == "sentence" and is_pointer(text))
+
+
+_IDENTIFIER = re.compile(r"[\d_./:()\[\]=<>-]|[a-z][A-Z]")
+
+
+def _labels_only(row: str) -> bool:
+    """A table's header row ("Flag | String | Description"): every cell a word or two of plain prose, no
+    number, no name of a thing (``mod_dir``, ``KeepAlive``). Alone it answers nothing."""
+    cells = [c.strip() for c in row.split(" | ")]
+    return all(len(c.split()) <= 2 and not _IDENTIFIER.search(c) for c in cells)
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,8 @@ _GENERIC_VERBS = frozenset(
     using work works worked need needs needed want wants wanted ensure ensures happen happens happened go goes
     going come comes know knows tell explain describe compare list find help provide provides affect affects
     handle handles cause causes mean means show shows give gives take takes look looks seem seems lead leads
-    depend depends set sets run runs keep keeps let lets like try trying think please""".split()
+    depend depends set sets run runs keep keeps let lets like try trying think please say says said
+    hello hey dear thanks thank regards cheers""".split()
 )
 
 
@@ -106,7 +107,8 @@ def understand(text: str) -> Request:
     for sentence in parts:
         kind = classify(sentence)
         if kind == "ask":
-            asks.append(_standalone(sentence, subject))
+            held = clauses(sentence)
+            asks.extend(_standalone(clause, subject, alone=len(held) == 1) for clause in held)
         elif kind == "constraint":
             constraints.append(_standalone(sentence, subject))
     if not asks:  # a request that asks nothing explicitly asks about its subject
@@ -132,6 +134,40 @@ def _coordinated(question: str, subject: str) -> list[str]:
     lead = subject_of(parts[0], limit=4)
     rest = [a if set(content_terms(lead)) <= set(content_terms(a)) else f"{a} ({lead})" for a in asked[1:]]
     return [question, asked[0], *rest]
+
+
+_ENUMERATION = re.compile(r"(?:^|[\s,;:])\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\)\s+", re.I)
+_WH_LIST = re.compile(r"[,;]\s*(?:and\s+|or\s+)?(?=(?:what|which|who|how|why|where|when|whether)\b)", re.I)
+
+
+def clauses(sentence: str) -> list[str]:
+    """One ask sentence as the questions it holds: an enumeration ("summarise (1) how releases are numbered,
+    (2) how deprecations work, and (3) the upgrade procedure") or a list of questions after a colon ("tell me:
+    what are my options, which base classes I can extend, and why changing it is risky") is one search per
+    item, since a search for the blend finds the documents of none; any other sentence is one ask."""
+    marks = list(_ENUMERATION.finditer(sentence))
+    if len(marks) >= 2:
+        ends = [m.start() for m in marks[1:]] + [len(sentence)]
+        items = [sentence[m.end() : end] for m, end in zip(marks, ends, strict=True)]
+        parts = [re.sub(r"[\s,;]*(?:\band\b|\bor\b)?[\s,;]*$", "", i.strip()) for i in items]
+    else:
+        colon = sentence.find(":")
+        body = sentence[colon + 1 :] if colon >= 0 else sentence
+        cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
+        bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
+        parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+        if len(parts) < 3 and colon < 0:
+            return [sentence]  # "how X works and why" is one question; a list of three or more is several
+    parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 3]
+    if len(parts) < 2:
+        return [sentence]
+    end = "?" if sentence.rstrip().endswith("?") else ""
+    return [p[:1].upper() + p[1:] + end for p in parts]
+
+
+def _depth(text: str, at: int) -> int:
+    """How many parentheses are open at ``at`` (a list inside brackets is one item's detail)."""
+    return max(0, text.count("(", 0, at) - text.count(")", 0, at))
 
 
 def classify(sentence: str) -> str:
@@ -189,10 +225,11 @@ _WH_TARGET = re.compile(
 _TOKEN = re.compile(r"[^\W_][\w'’.+-]*[^\W_]|[^\W_]", re.UNICODE)
 
 
-def _standalone(sentence: str, subject: str) -> str:
-    """The sentence, with the request's subject added when it leans on the rest of the request."""
+def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:
+    """The sentence, with the request's subject added when it leans on the rest of the request (it points
+    back, or it is one item of a list whose lead-in named what it is about)."""
     own = set(content_terms(sentence))
     about = set(content_terms(subject))
-    if subject and _DEICTIC.search(sentence) and not (about & own):
+    if subject and (_DEICTIC.search(sentence) or not alone) and not (about & own):
         return f"{sentence} ({subject})"
     return sentence

@@ -85,7 +85,7 @@ def route(
             else:
                 continue
         routed[home].extend(e.model_copy(update={"sections": [home]}) for e in bundle.items)
-    _fill_required(template, routed, bundles, scores, route_floor)
+    _fill_required(template, routed, bundles, scores, floor=route_floor, lift=route_lift)
     return routed
 
 
@@ -94,11 +94,14 @@ def _fill_required(
     routed: dict[str, list[Evidence]],
     bundles: Sequence[Group],
     scores: dict[str, list[float]],
-    route_floor: float,
+    *,
+    floor: float,
+    lift: float,
 ) -> None:
     """A required findings section left with less than it needs takes bundles that serve its purpose
-    (``route_floor``) from sections that can spare them (they keep their own minimum), those that lose least
-    by the move first: moved, never copied."""
+    (``floor``) about as well as where they are (at most ``lift`` worse) from sections that can
+    spare them (they keep their own minimum), those that lose least by the move first: moved, never copied.
+    A risk is never moved under "architecture" only because that section was empty: it is not found."""
     home_of = {e.id: sid for sid, items in routed.items() for e in items}
     for section in template.sections:
         if section.kind == "summary" or not section.required:
@@ -115,7 +118,9 @@ def _fill_required(
             else float("inf")
             for k in range(len(bundles))
         }
-        ranked = sorted((k for k in losses if target[k] >= route_floor), key=losses.__getitem__)
+        ranked = sorted(
+            (k for k in losses if target[k] >= floor and losses[k] <= lift), key=losses.__getitem__
+        )
         for k in ranked:
             if need <= 0:
                 break

@@ -181,8 +181,12 @@ def _names(text: str) -> set[str]:
 
 
 def claim_of(group: Group) -> Claim:
-    """A quote as a claim: one line (the rows of a table or the items of a list separated by semicolons)."""
-    return Claim(text=one_line(group.items[0].quote), evidence_ids=group.ids)
+    """A quote as a claim: one line (the rows of a table or the items of a list separated by semicolons).
+
+    The group's quotes say the same thing; the claim is the one that says the most of it (a table row
+    repeated in a quick reference joins the directive's whole table, and the table is what answers)."""
+    fullest = max(group.items, key=lambda e: len(term_set(e.quote)))
+    return Claim(text=one_line(fullest.quote), evidence_ids=group.ids)
 
 
 def one_line(quote: str) -> str:

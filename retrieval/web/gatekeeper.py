@@ -45,6 +45,8 @@ class Candidate:
 class GateReport:
     kept: list[Candidate] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)
+    #: Candidates the per-domain cap held back, best first: what replaces a kept page that cannot be read.
+    spare: list[Candidate] = field(default_factory=list)
 
 
 def gate(
@@ -96,6 +98,7 @@ def gate(
     for candidate in sorted(scored, key=lambda c: -c.score):
         if per_domain[candidate.domain] >= policy.per_domain:
             report.refused["per-domain cap"] += 1
+            report.spare.append(candidate)
             continue
         per_domain[candidate.domain] += 1
         report.kept.append(candidate)

@@ -29,7 +29,7 @@ from sleuth.retrieval.encoders import Encoders
 from sleuth.retrieval.provenance import Kind, Provenance
 from sleuth.retrieval.web.cache import FetchCache
 from sleuth.retrieval.web.fetcher import FetchedPage, Fetcher, FetchError, FetchPolicy
-from sleuth.retrieval.web.gatekeeper import GatePolicy, gate
+from sleuth.retrieval.web.gatekeeper import Candidate, GatePolicy, GateReport, gate
 from sleuth.retrieval.web.results import SearchError, SearchProvider
 from sleuth.retrieval.web.urls import canonical_url
 
@@ -42,6 +42,8 @@ MAX_PAGE_CHUNKS = 200
 #: Chunks embedded per question at most (the likeliest by the question's words): ranking the chunks of a
 #: few pages never costs more than this many encodings.
 MAX_EMBEDDED = 64
+#: Rounds of page reads per question: a page that fails is replaced in the next round.
+READ_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,14 @@ class WebSearch:
         self.fetcher = Fetcher(config.fetch, self.cache)
         #: Every chunk handed out, by id: the text quotes are checked against.
         self.chunks: dict[str, WebChunk] = {}
-        self._pages: dict[str, list[WebChunk] | None] = {}
+        #: Each page read once per run; questions asking for a page being read wait for the same read.
+        self._pages: dict[str, asyncio.Task[list[WebChunk] | None]] = {}
 
     async def aclose(self) -> None:
+        pending = [task for task in self._pages.values() if not task.done()]
+        for task in pending:  # reads no question waits for any more (the run's deadline passed)
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         await self.client.aclose()
         await self.fetcher.aclose()
         if self.cache:
@@ -141,9 +148,8 @@ class WebSearch:
         report = gate(question, answer.results, self.config.gate)
         for reason, n in report.refused.items():
             self.stats.refused[reason] = self.stats.refused.get(reason, 0) + n
-        chosen = report.kept[: self.config.pages_per_question]
-        pages = await asyncio.gather(*(self._page(c.url, c.result.published) for c in chosen))
-        found = _likely([chunk for page in pages if page for chunk in page], question, MAX_EMBEDDED)
+        pages = await self._read(report)
+        found = _likely([chunk for page in pages for chunk in page], question, MAX_EMBEDDED)
         if not found:
             return []
         vectors = await asyncio.to_thread(
@@ -160,15 +166,47 @@ class WebSearch:
             out.append(chunk.model_copy(update={"score": float(score)}))
         return out
 
+    async def _read(self, report: GateReport) -> list[list[WebChunk]]:
+        """``pages_per_question`` pages that could be read: a page that fails (it hangs, it is endless, it is
+        not HTML) is replaced by the next candidate, the per-domain cap counting pages read, so that a bad
+        result at the top of the list never costs the question its evidence. Pages are read in at most
+        ``READ_ROUNDS`` concurrent rounds, so failures cost at most that many page timeouts."""
+        wanted = self.config.pages_per_question
+        cap = self.config.gate.per_domain
+        queue, spare = list(report.kept), list(report.spare)
+        read: list[list[WebChunk]] = []
+        per_domain: dict[str, int] = {}
+        for _ in range(READ_ROUNDS):
+            if len(read) >= wanted or not (queue or spare):
+                break
+            batch: list[Candidate] = []
+            room = wanted - len(read)
+            for pool in (queue, spare):
+                for candidate in list(pool):
+                    pending = sum(1 for c in batch if c.domain == candidate.domain)
+                    if len(batch) < room and per_domain.get(candidate.domain, 0) + pending < cap:
+                        batch.append(candidate)
+                        pool.remove(candidate)
+            if not batch:
+                break
+            pages = await asyncio.gather(*(self._page(c.url, c.result.published) for c in batch))
+            for candidate, page in zip(batch, pages, strict=True):
+                if page:
+                    read.append(page)
+                    per_domain[candidate.domain] = per_domain.get(candidate.domain, 0) + 1
+        return read
+
     async def _page(self, url: str, published: str | None) -> list[WebChunk] | None:
         try:
             key = canonical_url(url)
         except ValueError:
             self.stats.extraction_failures += 1
             return None
-        if key in self._pages:
-            return self._pages[key]
-        self._pages[key] = None
+        if key not in self._pages:
+            self._pages[key] = asyncio.ensure_future(self._read_page(key, url, published))
+        return await asyncio.shield(self._pages[key])
+
+    async def _read_page(self, key: str, url: str, published: str | None) -> list[WebChunk] | None:
         try:
             page = await self.fetcher.fetch(url)
         except FetchError:
@@ -188,7 +226,6 @@ class WebSearch:
         self.stats.chunks += len(web)
         for chunk in web:
             self.chunks[chunk.chunk_id] = chunk
-        self._pages[key] = web
         return web
 
     def _web_chunks(self, key: str, page: FetchedPage, published: str | None) -> list[WebChunk]:
