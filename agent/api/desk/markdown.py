@@ -22,6 +22,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _CITE = re.compile(r"\[(?:evidence:)?(\d{1,4}|E[0-9a-f]{6,16})\]")
 _WEB = re.compile(r"^https?://", re.IGNORECASE)
 
@@ -109,6 +110,12 @@ def render(text: str, numbers: Mapping[str, int] | None = None, count: int = 0) 
         return str(_PLAIN.render(text))
     env: dict[str, Any] = {"numbers": dict(numbers or {}), "count": count}
     return str(_WITH_CITATIONS.render(text, env))
+
+
+def plain(text: str) -> str:
+    """A heading or title as a reader sees it: Markdown's backslash escapes dropped (``gin\\_pending`` is
+    ``gin_pending``); the text is still escaped as HTML where it is shown."""
+    return _ESCAPED.sub(r"\1", text)
 
 
 def parse(text: str) -> list[Token]:

@@ -34,7 +34,7 @@ from sleuth.agent import (
 )
 from sleuth.agent.api.desk import export
 from sleuth.agent.api.desk.capabilities import capabilities
-from sleuth.agent.api.desk.markdown import render, render_marked
+from sleuth.agent.api.desk.markdown import plain, render, render_marked
 from sleuth.agent.api.desk.view import ReportView, build
 from sleuth.agent.api.runs import RunManager
 from sleuth.ingest import CONVERTIBLE_SUFFIXES, SleuthError
@@ -73,6 +73,7 @@ def _duration(seconds: float | None) -> str:
 _ENV.filters["when"] = _when
 _ENV.filters["duration"] = _duration
 _ENV.filters["markdown"] = render
+_ENV.filters["plain"] = plain
 
 
 def page(name: str, **context: Any) -> str:

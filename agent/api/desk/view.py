@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from sleuth.agent import Claim, EvidenceRecord, Report, SectionReport
-from sleuth.agent.api.desk.markdown import render
+from sleuth.agent.api.desk.markdown import plain, render
 
 #: What each section status means, shown next to the coverage ribbon (the words a reader needs, once).
 STATUS_LEGEND = {
@@ -76,11 +76,11 @@ class ReportView:
 
 def where(e: EvidenceRecord) -> str:
     """The document and the heading path below its title, said once ("13.1. Introduction" not twice)."""
-    name = e.title or e.document_id or _host(e.url) or "?"
-    path = e.section_path or ""
+    name = plain(e.title or e.document_id or _host(e.url) or "?")
+    path = plain(e.section_path or "")
     if path.startswith(name):
         path = path[len(name) :].lstrip(" >")
-    return f"{name} › {path}" if path and path != name else name
+    return f"{name} › {path.replace(' > ', ' › ')}" if path and path != name else name
 
 
 def _host(url: str | None) -> str | None:
@@ -120,7 +120,7 @@ def build(report: Report) -> ReportView:
         link = src.url if src.url and src.url.startswith(("http://", "https://")) else None
         sources.append(
             SourceView(
-                title=src.title or src.document_id or _host(src.url) or "?",
+                title=plain(src.title or src.document_id or _host(src.url) or "?"),
                 where=src.url or src.source or src.document_id or "",
                 link=link,
                 date=src.date[:10] if src.date else None,
