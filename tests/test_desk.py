@@ -207,7 +207,11 @@ def test_ask_watch_read_and_download_in_chromium(desk: Server, browser: Any, dow
     from selenium.webdriver.common.keys import Keys  # noqa: PLC0415
 
     driver = browser
+    driver.set_window_size(390, 844)  # a phone's width first: nothing wider than the screen
     driver.get(f"{desk.base}/")
+    assert _no_overflow(driver)
+    _shot(driver, "00-ask-phone")
+    driver.set_window_size(1280, 900)
     web = driver.find_element(By.ID, "opt-web")
     assert not web.is_enabled() and "SearXNG" in driver.find_element(By.ID, "opt-web-why").text
     assert driver.find_element(By.CSS_SELECTOR, "label[for=query]").text == "Question"
@@ -346,6 +350,10 @@ def test_runs_list_filters_and_a_failed_run_says_why(desk: Server, browser: Any)
         f"{desk.base}/runs", params={"status": "failed"}
     ).text  # the same filter without script
     assert served.count('class="run-row"') == 1 and FAILURE in served
+    driver.set_window_size(390, 844)  # a phone's width
+    assert _no_overflow(driver)
+    _shot(driver, "06-runs-phone")
+    driver.set_window_size(1280, 900)
     driver.get(f"{desk.base}/runs/{FAILED_RUN}")
     assert FAILURE in driver.find_element(By.CSS_SELECTOR, "p.error").text
 

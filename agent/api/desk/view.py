@@ -61,7 +61,6 @@ class ConflictView:
 @dataclass
 class ReportView:
     report: Report
-    summary_html: str
     sections: list[SectionView]
     evidence: list[EvidenceView]
     sources: list[SourceView]
@@ -131,5 +130,4 @@ def build(report: Report) -> ReportView:
     counts: dict[str, int] = {}
     for s in report.sections:
         counts[s.status] = counts.get(s.status, 0) + 1
-    summary = render(report.executive_summary, numbers, count) if report.executive_summary.strip() else ""
-    return ReportView(report, summary, sections, evidence, sources, conflicts, counts)
+    return ReportView(report, sections, evidence, sources, conflicts, counts)
