@@ -215,6 +215,9 @@ def test_api_key_header_or_browser_token(locked: Server) -> None:
         page = browser.get("/?token=s3cret-key")
         assert page.status_code == 200 and str(page.url).endswith("/")  # the key left the address
         assert browser.get("/v1/templates").status_code == 200  # the cookie carries it
+        assert "s3cret-key" not in page.text  # the page never shows the key
+    log = (locked.root.parent / "locked.log").read_text()  # only the terminal does, as the link to open
+    assert f"http://127.0.0.1:{locked.port}/?token=s3cret-key" in log
 
 
 def test_viewer_in_headless_chromium_shows_every_section_and_follows_a_live_run(server: Server) -> None:

@@ -2,9 +2,10 @@
 
 Routes are the contract's: ``POST /v1/research/stream`` (SSE), ``POST /v1/research`` (background),
 ``GET /v1/research/{run_id}``, ``GET /v1/research/{run_id}/events`` (replay, ``Last-Event-ID``),
-``GET /v1/templates``, ``GET /v1/search``, ``POST /v1/ingest``, ``GET /healthz``, and the viewer at ``/`` and
-``/runs/{run_id}``. With an API key set every route but ``/healthz`` needs ``X-API-Key``; a browser passes
-the key once as ``?token=KEY`` on a page URL and a cookie carries it afterwards (as Jupyter does).
+``GET /v1/templates``, ``GET /v1/search``, ``POST /v1/ingest``, ``GET /healthz``; the research desk (pages at
+``/``, ``/runs/{run_id}`` and more, ``GET /v1/capabilities``, ``GET /v1/chunks/{id}``) is ``desk/``'s router.
+With an API key set every route but ``/healthz`` needs ``X-API-Key``; a browser passes the key once as
+``?token=KEY`` on a page URL and a cookie carries it afterwards (as Jupyter does).
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from sleuth.agent import ResearchOptions, RunNotFoundError, Runtime, TemplateError, Wiring
+from sleuth.agent.api.desk import desk_router
 from sleuth.agent.api.runs import RunManager, event_frame
-from sleuth.agent.api.viewer import RUN_PAGE, RUNS_PAGE
 from sleuth.ingest import (
     CONVERTIBLE_SUFFIXES,
     ChunkType,
@@ -301,14 +302,9 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
             report = await asyncio.to_thread(_ingest, wiring, runtime, paths, allowed)
         return report
 
-    @app.get("/", response_class=HTMLResponse)
-    async def viewer_runs() -> str:
-        return RUNS_PAGE
-
-    @app.get("/runs/{run_id}", response_class=HTMLResponse)
-    async def viewer_run(run_id: str) -> str:
-        return RUN_PAGE.replace("__RUN_ID__", run_id.replace('"', "").replace("<", ""))
-
+    app.include_router(
+        desk_router(wiring, runtime, store, templates, runs, lambda body: _start(ResearchRequest(**body)))
+    )
     return app
 
 
