@@ -15,6 +15,7 @@ markup, and a quote must be a verbatim slice of this text.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 
@@ -36,6 +37,7 @@ _INLINE = re.compile(
     r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
     r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
+    r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<escape>\\(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
     r"|(?P<strong>(?<![\w*\\])\*\*\*(?=[^\s*])|(?<=[^\s*\\])\*\*\*(?![\w*])|(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
     r"|(?P<em>(?<![\w*\\])\*(?=[^\s*])|(?<=[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])|(?<=[^\s_\\])_(?![\w_]))"
@@ -114,13 +116,15 @@ def _inline(out: _Builder, line: str, base: int) -> None:
             out.put(line[pos : m.start()], base + pos)
         kind = _first(m)
         if kind == "code":
-            out.put(m.group("code_text"), base + m.start("code_text"))
+            _code(out, m.group("code_text"), base + m.start("code_text"))
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
         elif kind == "link":
             _inline(out, m.group("link_text"), base + m.start("link_text"))
         elif kind == "auto":
             out.put(m.group("auto_url"), base + m.start("auto_url"))
+        elif kind == "entity":
+            out.add(html.unescape(m.group("entity")), base + m.start())  # "&#124;" reads as "|"
         elif kind == "escape":
             out.put(m.group("escaped"), base + m.start("escaped"))
         # tags, emphasis and strong markers render as nothing
@@ -129,8 +133,22 @@ def _inline(out: _Builder, line: str, base: int) -> None:
         out.put(line[pos:], base + pos)
 
 
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _code(out: _Builder, text: str, base: int) -> None:
+    """Code as written, but for character references: converters write a pipe inside a table cell's code as
+    ``&#124;`` (a bare one would end the cell), and the page shows ``|``."""
+    pos = 0
+    for m in _ENTITY.finditer(text):
+        out.put(text[pos : m.start()], base + pos)
+        out.add(html.unescape(m.group(0)), base + m.start())
+        pos = m.end()
+    out.put(text[pos:], base + pos)
+
+
 def _first(m: re.Match[str]) -> str:
-    for name in ("code", "image", "link", "auto", "tag", "escape", "strong", "em"):
+    for name in ("code", "image", "link", "auto", "tag", "entity", "escape", "strong", "em"):
         if m.group(name) is not None:
             return name
     return ""

@@ -145,10 +145,12 @@ def test_tables_quote_as_they_read() -> None:
         "| ***Access Control*** | ***Access Control*** | ***Access Control*** |\n"
         "| [[F]](#flag_f) | Forbidden | Return 403 (implies [L]) |\n"
         "| [[QSA]](#flag_qsa) | Query string append | Append original query string to substitution |\n"
+        "| Syntax: | `DeflateAlterETag AddSuffix&#124;NoChange` &amp; more |\n"
     )
     v = visible_text(table)
     assert v.text.splitlines()[1:3] == ["Access Control", "[F] | Forbidden | Return 403 (implies [L])"]
     quotes = [v.text[w.start : w.end] for w in windows(readable(table)) if w.kind == "row"]
+    assert "Syntax: | DeflateAlterETag AddSuffix|NoChange & more" in quotes  # character references read
     assert "Flag | String | Description" not in quotes  # a header row of labels answers nothing alone
     assert "[QSA] | Query string append | Append original query string to substitution" in quotes
     items = readable("- ***username***\n    - The username to create or update in *passwdfile* .\n")
