@@ -210,7 +210,11 @@ def _bounded(text: str, window: Window) -> Window:
     if window.end - window.start <= MAX_QUOTE_CHARS:
         return window
     limit = window.start + MAX_QUOTE_CHARS
-    cut = max(text.rfind("\n", window.start, limit), text.rfind("; ", window.start, limit))
+    # A long window ends where a sentence, a line or a clause does, so that it never stops mid-thought.
+    ends = [m.start() for m in _SENTENCE_END.finditer(text, window.start, limit)]
+    cut = max(ends[-1] if ends else -1, text.rfind("\n", window.start, limit))
+    if cut < window.start + 120:
+        cut = text.rfind("; ", window.start, limit)
     if cut < window.start + 120:
         cut = text.rfind(" ", window.start, limit)
     end = cut if cut > window.start + 80 else limit
