@@ -324,6 +324,7 @@ def _row(row: Any) -> dict[str, Any]:
         "created_at": row.created_at,
         "updated_at": row.updated_at,
         "summary": row.summary,
+        "error": row.error,
     }
 
 

@@ -93,7 +93,10 @@ class RunManager:
         return [parse_event(row) for row in rows]
 
     async def events(self, run_id: str, after: int = 0) -> AsyncIterator[RunEvent]:
-        """Stored events after ``after``, then live ones until the run ends (a finished run: stored only)."""
+        """Stored events after ``after``, then live ones until the run ends (a finished run: stored only).
+
+        A stored log may hold a terminal event that is not its last: a ``review``, then the events of the
+        resumed run; the replay ends at the log's end, not at the first terminal event."""
         live = self._live.get(run_id)
         queue: asyncio.Queue[RunEvent | None] | None = None
         if live is not None and not live.done:
@@ -101,12 +104,11 @@ class RunManager:
             live.queues.append(queue)
         try:
             last = after
-            for event in await self._stored(run_id, after):
+            stored = await self._stored(run_id, after)
+            for event in stored:  # all of them: a reviewed run that was resumed goes on after its review
                 last = event.seq
                 yield event
-                if _terminal(event):
-                    return
-            if queue is None:
+            if queue is None or (stored and _terminal(stored[-1])):
                 return
             while True:
                 item = await queue.get()

@@ -73,6 +73,8 @@ def runs_command(wiring: Wiring, run_id: str | None, as_json: bool, limit: int) 
             sys.stdout.write(json.dumps({**_row(row), "report": report}, ensure_ascii=False, indent=2) + "\n")
             return
         click.echo(f"{row.run_id}: {row.status}\n  query: {row.query}\n  template: {row.template}")
+        if row.error:
+            click.echo(f"  error: {row.error}")
         folder = folders.path(row.run_id)
         for name in ("report.md", "report.json", "ledger.json"):
             if (folder / name).is_file():
@@ -85,5 +87,15 @@ def runs_command(wiring: Wiring, run_id: str | None, as_json: bool, limit: int) 
 
 
 def _row(row: object) -> dict[str, object]:
-    fields = ("run_id", "created_at", "updated_at", "query", "template", "status", "options", "summary")
+    fields = (
+        "run_id",
+        "created_at",
+        "updated_at",
+        "query",
+        "template",
+        "status",
+        "options",
+        "summary",
+        "error",
+    )
     return {f: getattr(row, f) for f in fields}

@@ -34,6 +34,8 @@ class RunRow:
     status: str
     options: dict[str, Any]
     summary: dict[str, Any] | None
+    #: Why a ``failed`` run failed (its last ``failed`` event's error); None otherwise.
+    error: str | None = None
 
 
 def new_run_id() -> str:
