@@ -32,6 +32,7 @@ from sleuth.agent.research.evaluation import (
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.pipeline import ResearchRun
+from sleuth.agent.research.query import QUERY_PATTERN, QueryError, usable_query
 from sleuth.agent.research.service import ResearchError, drive, reviewed_ledger
 from sleuth.agent.runs import (
     LEDGER_FILE,
@@ -51,6 +52,7 @@ from sleuth.agent.wiring import Wiring
 
 __all__ = [
     "LEDGER_FILE",
+    "QUERY_PATTERN",
     "TERMINAL",
     "Claim",
     "EvalError",
@@ -60,6 +62,7 @@ __all__ = [
     "JudgedQuestion",
     "PlanReady",
     "PlannedQuestion",
+    "QueryError",
     "QuestionFinished",
     "QuestionStarted",
     "Report",
@@ -99,5 +102,6 @@ __all__ = [
     "render_markdown",
     "reviewed_ledger",
     "summarize",
+    "usable_query",
     "write_report",
 ]
