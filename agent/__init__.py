@@ -28,6 +28,7 @@ from sleuth.agent.research.evaluation import (
     evaluate_research,
     load_questions,
     summarize,
+    unknown_gold,
 )
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.options import ResearchOptions
@@ -102,6 +103,7 @@ __all__ = [
     "render_markdown",
     "reviewed_ledger",
     "summarize",
+    "unknown_gold",
     "usable_query",
     "write_report",
 ]

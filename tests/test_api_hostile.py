@@ -219,6 +219,8 @@ def test_empty_or_nul_queries_and_bad_event_ids_are_clear_errors(api: Server) ->
             assert answer.status_code == 400 and "query" in answer.json()["error"], answer.text
         found = httpx.get(f"{api.base}/v1/search", params={"q": query})
         assert found.status_code == 400 and "query" in found.json()["error"]
+    idle = httpx.post(f"{api.base}/v1/research", json={"query": "zircon", "template": "brief", "depth": 0})
+    assert idle.json()["status"] == "running" and idle.json()["queue_position"] is None  # nothing ahead of it
     started = httpx.post(
         f"{api.base}/v1/research/stream", json={"query": "zircon crystals", "template": "brief", "depth": 0},
         timeout=300,

@@ -163,3 +163,31 @@ def test_an_owner_is_gone_once_its_process_is_killed() -> None:
     assert owner.is_gone()
     assert not Owner.current().is_gone() and Owner.parse(str(Owner.current())) == Owner.current()
     assert Owner.parse("garbage") is None and Owner.parse(None) is None
+
+
+def test_research_out_onto_a_file_fails_before_the_run(folder: Path) -> None:
+    taken = folder / "taken.md"
+    taken.write_text("not a folder\n")
+    runs_dir = folder / "out-runs"
+    result = run(
+        ["research", "What forms basalt?", "--template", "brief", "--index", str(folder / "index"),
+         "--offline", "--out", str(taken)],
+        cwd=folder, env={"SLEUTH_RUNS_DIR": str(runs_dir)},
+    )  # fmt: skip
+    assert result.returncode == 2 and "taken.md: is a file" in result.stderr
+    assert taken.read_text() == "not a folder\n" and not (runs_dir / "runs.sqlite").exists()  # no run began
+
+
+def test_eval_warns_when_gold_ids_name_no_document(folder: Path) -> None:
+    questions = folder / "questions.jsonl"
+    questions.write_text(
+        '{"id": "q1", "question": "What forms basalt?", "gold_sources": ["docs/basalt", "basalt"]}\n'
+    )
+    result = run(
+        ["eval", "research", str(questions), "--template", "brief", "--index", str(folder / "index"),
+         "--offline", "--depth", "0"],
+        cwd=folder, env={"SLEUTH_RUNS_DIR": str(folder / "eval-runs")},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "1 gold source(s)" in warnings[0] and "'docs/basalt'" in warnings[0]
