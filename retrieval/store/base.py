@@ -43,9 +43,10 @@ class StoreError(ConfigurationError):
     """The index cannot be opened or used; ``str()`` is one line naming the index and the reason."""
 
 
-class IndexBusyError(StoreError, UnavailableError):
+class IndexBusyError(UnavailableError):
     """An intact index another process holds (a running ``sleuth serve``, an ingest, a worker winding down):
-    not a fault of the index or of the settings; it can be used once that process stops."""
+    not a fault of the index or of the settings (so not a ``StoreError``); it can be used once that process
+    stops."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ class EdgeStore:
                     )
             else:
                 raise StoreError(f"index {folder}: no index here (run `sleuth ingest` first)")
-        except StoreError:
+        except (StoreError, IndexBusyError):
             _unlock(self._lock)
             raise
         except Exception as exc:
