@@ -24,7 +24,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import UploadFile as StarletteUpload
 
 from sleuth.agent import (
@@ -314,8 +314,10 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
             return await _ingest_uploads(request)
         try:
             body = IngestPaths.model_validate_json(await request.body())
-        except ValueError as exc:
-            raise HTTPException(422, f'body must be {{"paths": [...]}} ({str(exc).splitlines()[0]})') from exc
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            raise HTTPException(422, f'body must be {{"paths": [...]}} ({where}: {first["msg"]})') from exc
         paths = [_confined(root, p) for p in body.paths]
         async with ingest_lock:
             return await asyncio.to_thread(_ingest, wiring, runtime, paths, root)
