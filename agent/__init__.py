@@ -36,6 +36,7 @@ from sleuth.agent.research.pipeline import ResearchRun
 from sleuth.agent.research.query import QUERY_PATTERN, QueryError, usable_query
 from sleuth.agent.research.service import ResearchError, drive, reviewed_ledger
 from sleuth.agent.runs import (
+    INTERRUPTED,
     LEDGER_FILE,
     ReportFiles,
     RunFolders,
@@ -52,6 +53,7 @@ from sleuth.agent.templates import Template, TemplateError, TemplateLibrary, Unk
 from sleuth.agent.wiring import Wiring
 
 __all__ = [
+    "INTERRUPTED",
     "LEDGER_FILE",
     "QUERY_PATTERN",
     "TERMINAL",

@@ -146,6 +146,8 @@ def test_reviewed_then_resumed_run_replays_whole_and_a_killed_servers_run_ends(
         assert events[-1]["error"] == INTERRUPTED
         listed = {r["run_id"]: r for r in httpx.get(f"{second.base}/v1/research").json()}
         assert listed[held]["status"] == "failed" and listed[run_id]["status"] == "complete"
+        page = httpx.get(f"{second.base}/runs/{held}").text  # the desk tells it too
+        assert "it did not finish" in page
     finally:
         second.close()
 

@@ -21,11 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from sleuth.agent.events import TERMINAL, RunEvent, RunFailed
-from sleuth.agent.runs.base import RunNotFoundError, RunRow
+from sleuth.agent.runs.base import INTERRUPTED, RunNotFoundError, RunRow
 from sleuth.ingest.processes import Owner
 
-#: The error of a run whose process stopped without ending it.
-INTERRUPTED = "interrupted (the process running it stopped)"
 _COLUMNS = "run_id, created_at, updated_at, query, template, status, options, summary"
 
 _SCHEMA = """
@@ -192,10 +190,10 @@ class SqliteRunStore:
                 continue
             now = time.time()
             with self._db:
+                # updated_at stays the time of the run's last event: when it stopped, not when it was found.
                 changed = self._db.execute(
-                    "UPDATE runs SET status = 'failed', updated_at = ? "
-                    "WHERE run_id = ? AND status = 'running' AND owner = ?",
-                    (now, run_id, recorded),
+                    "UPDATE runs SET status = 'failed' WHERE run_id = ? AND status = 'running' AND owner = ?",
+                    (run_id, recorded),
                 ).rowcount
                 if not changed:
                     continue
