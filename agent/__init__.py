@@ -28,12 +28,15 @@ from sleuth.agent.research.evaluation import (
     evaluate_research,
     load_questions,
     summarize,
+    unknown_gold,
 )
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.pipeline import ResearchRun
+from sleuth.agent.research.query import QUERY_PATTERN, QueryError, usable_query
 from sleuth.agent.research.service import ResearchError, drive, reviewed_ledger
 from sleuth.agent.runs import (
+    INTERRUPTED,
     LEDGER_FILE,
     ReportFiles,
     RunFolders,
@@ -50,7 +53,9 @@ from sleuth.agent.templates import Template, TemplateError, TemplateLibrary, Unk
 from sleuth.agent.wiring import Wiring
 
 __all__ = [
+    "INTERRUPTED",
     "LEDGER_FILE",
+    "QUERY_PATTERN",
     "TERMINAL",
     "Claim",
     "EvalError",
@@ -60,6 +65,7 @@ __all__ = [
     "JudgedQuestion",
     "PlanReady",
     "PlannedQuestion",
+    "QueryError",
     "QuestionFinished",
     "QuestionStarted",
     "Report",
@@ -99,5 +105,7 @@ __all__ = [
     "render_markdown",
     "reviewed_ledger",
     "summarize",
+    "unknown_gold",
+    "usable_query",
     "write_report",
 ]

@@ -67,7 +67,7 @@ class Runtime:
                 replicas=settings.qdrant_replicas,
                 api_key=settings.qdrant_api_key,
             )
-        except StoreError as exc:
+        except StoreError as exc:  # IndexBusyError passes: another process holds a sound index
             raise SetupError(str(exc)) from exc
         try:
             index = Index(store, encoders.identity, create=create)

@@ -151,6 +151,10 @@ def _annotation(key: str, prop: dict[str, Any]) -> Any:
     return _JSON_TYPES[kind]
 
 
+#: A template's name: what its file is called in a template folder, without ``.yaml``.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+
+
 def builtin_dir() -> Path:
     """The templates shipped with sleuth (``configs/templates`` in the repository)."""
     return Path(str(resources.files("sleuth.configs") / "templates"))
@@ -163,9 +167,18 @@ class TemplateLibrary:
         self.folders = [d for d in (user_dir.expanduser() if user_dir else None, builtin_dir()) if d]
 
     def names(self) -> list[str]:
-        return sorted({p.stem for folder in self.folders if folder.is_dir() for p in folder.glob("*.yaml")})
+        found = {p.stem for folder in self.folders if folder.is_dir() for p in folder.glob("*.yaml")}
+        return sorted(name for name in found if _NAME.fullmatch(name))
 
     def path(self, name: str) -> Path:
+        """The file of the template called ``name`` in the template folders. A name is never a path: one that
+        could leave the folders (a separator, ``..``, an absolute path, a leading dot) names no template, so a
+        client of the server cannot make it read a file of its choosing."""
+        if not _NAME.fullmatch(name):
+            raise UnknownTemplateError(
+                f"unknown template {name[:100]!r}: a template name is letters, digits, '_', '-' and '.' "
+                f"(known: {', '.join(self.names()) or 'none'})"
+            )
         for folder in self.folders:
             candidate = folder / f"{name}.yaml"
             if candidate.is_file():
@@ -185,7 +198,7 @@ def load_template(path: Path) -> Template:
     """Read and validate one template file; every problem is one ``TemplateError`` line."""
     try:
         data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or _first_line(exc)

@@ -18,7 +18,8 @@ exit codes, the HTTP API to statuses, the MCP server to tool errors. Anything el
     │   └── StoreError            the index cannot be opened or used (ModelMismatchError: built by
     │                             other models)
     └── UnavailableError      a service that did not answer: SearXNG (SearchError), an index another process
-                              holds (IndexBusyError)
+                              holds (IndexBusyError: "in use by sleuth serve (pid N)", or "busy" while a
+                              killed process's worker still holds its write-ahead log)
 
 The command line exits with 2 for all three (usage, configuration, or a service it cannot do without) and
 prints ``sleuth: usage error: ...``, ``sleuth: configuration error: ...`` or ``sleuth: unavailable: ...``;

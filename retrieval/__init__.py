@@ -10,7 +10,7 @@ from sleuth.retrieval.evaluation import RetrievalEval, evaluate, index_corpus
 from sleuth.retrieval.index import DocumentRecord, Index, ModelMismatchError
 from sleuth.retrieval.ingestion import Ingestor, IngestProgress, IngestReport, Shard, SourceText
 from sleuth.retrieval.search import SEARCHABLE_TYPES, FilterProblem, Searcher, SearchFilters, SearchHit
-from sleuth.retrieval.store import Store, StoreError, open_store
+from sleuth.retrieval.store import IndexBusyError, Store, StoreError, open_store
 from sleuth.retrieval.store.base import DEFAULT_FUSION, Fusion, Mode
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "FilterProblem",
     "Fusion",
     "Index",
+    "IndexBusyError",
     "IngestProgress",
     "IngestReport",
     "Ingestor",

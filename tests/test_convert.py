@@ -197,6 +197,8 @@ def test_cli_convert_and_chunk_a_mixed_folder(tmp_path: Path) -> None:
     result = run(["convert", str(folder / "broken.pdf"), *cache])
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0 and "broken.pdf" in result.stderr
+    result = run(["convert", str(folder), *cache])
+    assert result.returncode == 1 and "docs: a folder; convert takes one file" in result.stderr
     result = run(["chunk", "--jsonl", "--max-tokens", "128", str(folder), *cache])
     assert result.returncode == 1
     errors = result.stderr.strip().splitlines()

@@ -20,7 +20,7 @@ from sleuth.retrieval.encoders import Encoders, ModelIdentity
 from sleuth.retrieval.index import Index, ModelMismatchError
 from sleuth.retrieval.ingestion import Ingestor, Shard
 from sleuth.retrieval.search import Searcher, SearchFilters
-from sleuth.retrieval.store import EdgeStore, ServerStore, Store, StoreError
+from sleuth.retrieval.store import EdgeStore, IndexBusyError, ServerStore, Store
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -184,7 +184,7 @@ def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:
 def test_a_second_process_cannot_open_an_embedded_index(tmp_path: Path) -> None:
     first = _open("edge", tmp_path)
     try:
-        with pytest.raises(StoreError, match="in use by another sleuth process"):
+        with pytest.raises(IndexBusyError, match="in use"):
             _open("edge", tmp_path)
     finally:
         first.close()

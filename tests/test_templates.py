@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from sleuth.agent.templates import TemplateError, TemplateLibrary, fields_model, load_template
+from sleuth.agent.templates import (
+    TemplateError,
+    TemplateLibrary,
+    UnknownTemplateError,
+    fields_model,
+    load_template,
+)
+from sleuth.ingest import InputError
+from tests.test_cli import run
 
 
 def test_builtin_templates_validate_and_cover_the_contract() -> None:
@@ -77,3 +85,29 @@ def test_a_user_folder_overrides_and_bad_files_are_named(tmp_path: Path) -> None
     (tmp_path / "bad.yaml").write_text("title: [unclosed\n")
     with pytest.raises(TemplateError, match=r"bad\.yaml: cannot read it at line"):
         load_template(tmp_path / "bad.yaml")
+
+
+def test_template_names_never_reach_outside_the_folders(tmp_path: Path) -> None:
+    user = tmp_path / "mine"
+    user.mkdir()
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    (planted / "evil.yaml").write_text("title: Evil\nsections:\n  - {id: a, title: A, description: x}\n")
+    library = TemplateLibrary(user)
+    for name in (str(planted / "evil"), "../planted/evil", "/etc/passwd", ".hidden", "a/b", "a\\b", ""):
+        with pytest.raises(UnknownTemplateError, match=r"unknown template .*a template name is letters"):
+            library.load(name)
+    assert isinstance(UnknownTemplateError("x"), InputError)  # a client's mistake: 400, a usage error
+
+
+def test_one_broken_user_template_does_not_hide_the_others(tmp_path: Path) -> None:
+    (tmp_path / "binary.yaml").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe")
+    (tmp_path / "bad.yaml").write_text("title: [unclosed\n")
+    with pytest.raises(TemplateError, match=r"binary\.yaml: cannot read it \('utf-8' codec"):
+        load_template(tmp_path / "binary.yaml")
+    listed = run(["templates"], env={"SLEUTH_TEMPLATES_DIR": str(tmp_path)})
+    assert listed.returncode == 1
+    assert "market_brief" in listed.stdout and "brief" in listed.stdout
+    problems = listed.stderr.strip().splitlines()
+    assert len(problems) == 2 and "bad.yaml" in problems[0] and "binary.yaml" in problems[1]
+    assert "Traceback" not in listed.stderr

@@ -13,22 +13,34 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import shutil
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, HTTPException, Query, Request, UploadFile
+from fastapi import FastAPI, Header, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+from starlette.datastructures import UploadFile as StarletteUpload
 
-from sleuth.agent import ResearchOptions, RunNotFoundError, Runtime, TemplateError, Wiring
+from sleuth.agent import (
+    QUERY_PATTERN,
+    ResearchOptions,
+    RunNotFoundError,
+    Runtime,
+    TemplateError,
+    Wiring,
+    usable_query,
+)
 from sleuth.agent.api.desk import desk_router
+from sleuth.agent.api.limits import BodyLimit
+from sleuth.agent.api.origins import cross_origin_refusal
 from sleuth.agent.api.runs import RunManager, event_frame
+from sleuth.agent.api.uploads import UploadFolder, UploadNameError, upload_name
 from sleuth.ingest import (
     CONVERTIBLE_SUFFIXES,
     ChunkType,
@@ -44,8 +56,12 @@ log = logging.getLogger(__name__)
 COOKIE = "sleuth_token"
 
 
+#: What a usable query is, told in the schema; the check itself (``usable_query``) answers 400 with a reason.
+_QUERY_SCHEMA: dict[str, Any] = {"pattern": QUERY_PATTERN}
+
+
 class ResearchRequest(BaseModel):
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(min_length=1, max_length=2000, json_schema_extra=_QUERY_SCHEMA)
     template: str = Field(min_length=1, max_length=100)
     web: bool | None = None
     corpus: bool = True
@@ -63,7 +79,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     for code, text in (
         (400, "Bad request"),
         (401, "Missing or wrong API key"),
-        (403, "Path outside the ingest root"),
+        (403, "Path outside the ingest root, or a write from another origin"),
         (404, "Not found"),
         (413, "Request body too large"),
         (500, "Internal error"),
@@ -84,6 +100,7 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
     store = wiring.run_store()
     templates = wiring.templates()
     root = api.root.expanduser().resolve()
+    uploads = UploadFolder(settings.research.runs_dir.expanduser().resolve().parent / "uploads")
     ingest_lock = asyncio.Lock()
     state: dict[str, RunManager] = {}
 
@@ -105,17 +122,19 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=api.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["X-API-Key", "Content-Type", "Last-Event-ID"],
         )
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > api.max_body_mb * 1_000_000:
-            return JSONResponse({"error": f"request body over {api.max_body_mb} MB"}, status_code=413)
+        refusal = cross_origin_refusal(request.method, request.headers, request.url.scheme, api.cors_origins)
+        if refusal is not None:
+            return JSONResponse({"error": refusal}, status_code=403)
         key = api.key
-        if key and request.url.path != "/healthz":
+        # A CORS preflight never carries the key (browsers send none): the CORS middleware answers it.
+        preflight = request.method == "OPTIONS" and "access-control-request-method" in request.headers
+        if key and request.url.path != "/healthz" and not preflight:
             token = request.query_params.get("token")
             if token is not None and request.method == "GET" and _same(token, key):
                 # A browser's first visit: remember the key in a cookie, drop it from the address.
@@ -131,6 +150,9 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
         except Exception:
             log.exception("request %s %s failed", request.method, request.url.path)
             return JSONResponse({"error": "internal error (see the server's log)"}, status_code=500)
+
+    # Outermost: the body limit holds whatever runs inside (the guard above included).
+    app.add_middleware(BodyLimit, max_bytes=api.max_body_mb * 1_000_000, label=f"{api.max_body_mb} MB")
 
     def runs() -> RunManager:
         return state["runs"]
@@ -158,6 +180,16 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        """FastAPI's 422 without the ``input`` it echoes by default (a large body came back whole): where and
+        why, as one ``error`` line and the usual ``detail`` list."""
+        detail = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors()]
+        first = detail[0] if detail else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        line = f"{where}: {first['msg']}" if where else str(first["msg"])
+        return JSONResponse({"error": line[:500], "detail": jsonable_encoder(detail)}, status_code=422)
 
     @app.exception_handler(SleuthError)
     async def sleuth_error(_: Request, exc: SleuthError) -> JSONResponse:
@@ -207,7 +239,7 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
     async def research_events(
         run_id: str,
         last_event_id: str | None = Header(None),
-        after: int = Query(0, ge=0),
+        after: int = Query(0, ge=0, le=_MAX_SEQ),
     ) -> StreamingResponse:
         known = runs().is_live(run_id) or runs().position(run_id) is not None
         if not known:
@@ -215,7 +247,7 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
                 await asyncio.to_thread(store.get, run_id)
             except RunNotFoundError:
                 raise HTTPException(404, f"no run {run_id}") from None
-        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        start = after if last_event_id is None else _event_id(last_event_id)
 
         async def frames() -> AsyncIterator[str]:
             async for event in runs().events(run_id, start):
@@ -237,11 +269,12 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
 
     @app.get("/v1/search")
     async def search(
-        q: Annotated[str, Query(min_length=1, max_length=2000)],
+        q: Annotated[str, Query(min_length=1, max_length=2000, json_schema_extra=_QUERY_SCHEMA)],
         k: Annotated[int, Query(ge=1, le=100)] = 10,
         mode: Literal["hybrid", "dense", "sparse"] = "hybrid",
         type: Annotated[list[ChunkType] | None, Query()] = None,
     ) -> list[dict[str, Any]]:
+        q = usable_query(q)
         filters = SearchFilters(chunk_types=list(type or ()))
         problem = runtime.searcher.check_filters(filters)
         if problem is not None:
@@ -278,29 +311,55 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
     async def ingest(request: Request) -> dict[str, Any]:
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
-            form = await request.form()
-            uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile) or hasattr(f, "read")]
-            if not uploads:
-                raise HTTPException(400, "no files in the upload (form field 'files')")
-            folder = Path(tempfile.mkdtemp(prefix="upload-", dir=_uploads(settings.research.runs_dir)))
-            for upload in uploads:
-                name = Path(getattr(upload, "filename", "") or "upload").name
-                if not name or name in (".", ".."):
-                    raise HTTPException(400, "an uploaded file has no usable name")
-                with (folder / name).open("wb") as out:
-                    shutil.copyfileobj(upload.file, out)  # type: ignore[union-attr]
-            paths, allowed = [folder], folder
-        else:
-            try:
-                body = IngestPaths.model_validate_json(await request.body())
-            except ValueError as exc:
-                raise HTTPException(
-                    422, f'body must be {{"paths": [...]}} ({str(exc).splitlines()[0]})'
-                ) from exc
-            paths, allowed = [_confined(root, p) for p in body.paths], root
+            return await _ingest_uploads(request)
+        try:
+            body = IngestPaths.model_validate_json(await request.body())
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            raise HTTPException(422, f'body must be {{"paths": [...]}} ({where}: {first["msg"]})') from exc
+        paths = [_confined(root, p) for p in body.paths]
         async with ingest_lock:
-            report = await asyncio.to_thread(_ingest, wiring, runtime, paths, allowed)
+            return await asyncio.to_thread(_ingest, wiring, runtime, paths, root)
+
+    async def _ingest_uploads(request: Request) -> dict[str, Any]:
+        """Each usable upload kept in the managed folder and ingested; each unusable one an error line (the
+        rest go on), a 400 when none is usable."""
+        async with request.form(max_files=1000) as form:  # the spooled parts are deleted on the way out
+            given = form.getlist("files")
+            if not given:
+                raise HTTPException(400, "no files in the upload (form field 'files')")
+            errors: list[str] = []
+            chosen: dict[str, StarletteUpload] = {}
+            for upload in given:
+                try:
+                    # A part without a file name reaches here as text, not as a file.
+                    name = upload_name(upload.filename if isinstance(upload, StarletteUpload) else None)
+                except UploadNameError as exc:
+                    errors.append(str(exc))
+                    continue
+                if name in chosen:
+                    errors.append(f"{name}: a second file of this name in one upload; only the first is kept")
+                    continue
+                assert isinstance(upload, StarletteUpload)
+                chosen[name] = upload
+            if not chosen:
+                raise HTTPException(400, "; ".join(errors))
+            async with ingest_lock:
+                kept = await asyncio.to_thread(
+                    lambda: [uploads.keep(name, upload.file) for name, upload in chosen.items()]
+                )
+                report = await asyncio.to_thread(_ingest, wiring, runtime, kept, uploads.path)
+        report["errors"] = errors + report["errors"]
+        report["failed"] += len(errors)
         return report
+
+    @app.delete("/v1/documents/{document_id:path}")
+    async def remove_document(document_id: str) -> dict[str, Any]:
+        """Remove a document (every source recorded under this id, all their chunks); an uploaded file goes
+        with it."""
+        async with ingest_lock:
+            return await asyncio.to_thread(_remove, wiring, runtime, uploads, document_id)
 
     app.include_router(
         desk_router(wiring, runtime, store, templates, runs, lambda body: _start(ResearchRequest(**body)))
@@ -309,6 +368,21 @@ def create_app(wiring: Wiring, runtime: Runtime) -> FastAPI:
 
 
 _NO_CACHE = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+#: The largest event sequence number a client may name (SQLite's integers are 64-bit).
+_MAX_SEQ = 10**15
+
+
+def _event_id(value: str) -> int:
+    """A ``Last-Event-ID`` as the sequence number it must be (the ids the server sends), else a 400: an empty
+    one (EventSource's reset) replays from the start."""
+    value = value.strip()
+    if not value:
+        return 0
+    if not (value.isascii() and value.isdigit() and len(value) <= 16) or int(value) > _MAX_SEQ:
+        raise HTTPException(400, f"Last-Event-ID must be an event number, 0 to {_MAX_SEQ} ({value[:40]!r})")
+    return int(value)
 
 
 def _same(given: str, key: str) -> bool:
@@ -324,6 +398,7 @@ def _row(row: Any) -> dict[str, Any]:
         "created_at": row.created_at,
         "updated_at": row.updated_at,
         "summary": row.summary,
+        "error": row.error,
     }
 
 
@@ -336,12 +411,6 @@ def status_of(exc: SleuthError) -> int:
         return 503
     assert isinstance(exc, ConfigurationError) or type(exc) is SleuthError, exc
     return 500
-
-
-def _uploads(runs_dir: Path) -> Path:
-    folder = runs_dir.expanduser().parent / "uploads"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _confined(root: Path, raw: str) -> Path:
@@ -360,6 +429,16 @@ def _confined(root: Path, raw: str) -> Path:
     if not exists:
         raise HTTPException(404, f"{raw!r}: no such file or folder under the ingest root")
     return resolved
+
+
+def _remove(wiring: Wiring, runtime: Runtime, uploads: UploadFolder, document_id: str) -> dict[str, Any]:
+    sources = [Path(r.key) for r in runtime.index.documents_by_id(document_id)]
+    if not sources:
+        raise HTTPException(404, f"no document {document_id!r} in the corpus")
+    wiring.ingestor(runtime).remove_documents([document_id])
+    for path in sources:
+        uploads.discard(path)
+    return {"document_id": document_id, "removed": len(sources), "index_chunks": runtime.index.chunk_count()}
 
 
 def _ingest(wiring: Wiring, runtime: Runtime, paths: list[Path], allowed: Path) -> dict[str, Any]:

@@ -47,6 +47,8 @@ class RunManager:
         self.store = store
         self.folders = folders
         self._slots = asyncio.Semaphore(max_running)
+        self._max_running = max_running
+        self._running = 0
         self._queued: list[str] = []
         self._live: dict[str, _Live] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -63,8 +65,12 @@ class RunManager:
         return run_id
 
     def position(self, run_id: str) -> int | None:
-        """Place in the queue (1 = next), None when the run is not waiting."""
-        return self._queued.index(run_id) + 1 if run_id in self._queued else None
+        """Place in the queue (1 = next), None when the run is not waiting: a run started a moment ago that
+        a free slot will take at once is not waiting, though its task has not begun yet."""
+        if run_id not in self._queued:
+            return None
+        place = self._queued.index(run_id) + 1 - (self._max_running - self._running)
+        return place if place > 0 else None
 
     def is_live(self, run_id: str) -> bool:
         live = self._live.get(run_id)
@@ -74,12 +80,14 @@ class RunManager:
         live = self._live[run.run_id]
         async with self._slots:
             self._queued.remove(run.run_id)
+            self._running += 1
             try:
                 async for event in drive(run, self.store, self.folders):
                     self._publish(live, event)
             except Exception:  # recorded as a failed event by the pipeline; the server goes on
                 log.exception("run %s failed", run.run_id)
             finally:
+                self._running -= 1
                 live.done = True
                 for queue in live.queues:
                     queue.put_nowait(None)
@@ -93,7 +101,10 @@ class RunManager:
         return [parse_event(row) for row in rows]
 
     async def events(self, run_id: str, after: int = 0) -> AsyncIterator[RunEvent]:
-        """Stored events after ``after``, then live ones until the run ends (a finished run: stored only)."""
+        """Stored events after ``after``, then live ones until the run ends (a finished run: stored only).
+
+        A stored log may hold a terminal event that is not its last: a ``review``, then the events of the
+        resumed run; the replay ends at the log's end, not at the first terminal event."""
         live = self._live.get(run_id)
         queue: asyncio.Queue[RunEvent | None] | None = None
         if live is not None and not live.done:
@@ -101,12 +112,11 @@ class RunManager:
             live.queues.append(queue)
         try:
             last = after
-            for event in await self._stored(run_id, after):
+            stored = await self._stored(run_id, after)
+            for event in stored:  # all of them: a reviewed run that was resumed goes on after its review
                 last = event.seq
                 yield event
-                if _terminal(event):
-                    return
-            if queue is None:
+            if queue is None or (stored and _terminal(stored[-1])):
                 return
             while True:
                 item = await queue.get()

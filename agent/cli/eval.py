@@ -13,9 +13,15 @@ from typing import cast
 import click
 from rich.console import Console
 
-from sleuth.agent import Wiring, evaluate_research, load_questions, summarize
+from sleuth.agent import Wiring, evaluate_research, load_questions, summarize, unknown_gold
 from sleuth.agent.cli.progress import IngestDisplay
-from sleuth.agent.cli.workspace import index_options, make_ingestor, open_workspace, progress_bar
+from sleuth.agent.cli.workspace import (
+    index_options,
+    make_ingestor,
+    open_workspace,
+    progress_bar,
+    writable_folder,
+)
 from sleuth.retrieval import Dataset, Fusion, Mode, evaluate, index_corpus, write_trec_run
 
 
@@ -111,6 +117,7 @@ def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
     documents the reports cite against the gold sources, next to one hybrid search per question that
     returns as many documents as the report cites."""
     settings = wiring.settings
+    writable_folder(out_dir)
     questions = load_questions(questions_file)
     template = wiring.templates().load(template_name)
     questions = questions[:limit] if limit else questions
@@ -123,6 +130,16 @@ def eval_research_command(  # noqa: PLR0917 - click passes options as parameters
         open_workspace(wiring, index_dir=index_dir, qdrant_url=qdrant_url, create=False) as runtime,
         progress_bar(console) as progress,
     ):
+        known = {record.document_id for record in runtime.index.documents()}
+        unknown = unknown_gold(questions, known)
+        if unknown:
+            shown = ", ".join(repr(g) for g in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+            click.echo(
+                f"sleuth: warning: {len(unknown)} gold source(s) name no document in the index "
+                f"{runtime.store.location} ({shown}); their questions can only score 0 "
+                f"(document ids are paths without extension, see `sleuth search --json`)",
+                err=True,
+            )
         task = progress.add_task("researching", total=len(questions))
         rows = evaluate_research(
             partial(wiring.research_run, runtime),

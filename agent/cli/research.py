@@ -27,7 +27,7 @@ from sleuth.agent import (
 )
 from sleuth.agent.cli.console import STDERR
 from sleuth.agent.cli.progress import ResearchDisplay
-from sleuth.agent.cli.workspace import index_options, open_workspace
+from sleuth.agent.cli.workspace import index_options, open_workspace, writable_folder
 
 
 @click.command("research")
@@ -74,6 +74,7 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
     report.md and report.json (or, with --json, the report).
     """
     settings = wiring.settings
+    writable_folder(out_dir)
     store = wiring.run_store()
     folders = wiring.run_folders()
     ledger: list[Evidence] = []

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import click
 
-from sleuth.agent import RunNotFoundError, TemplateError, Wiring
+from sleuth.agent import RunNotFoundError, Template, TemplateError, TemplateLibrary, Wiring
 
 
 @click.command("templates")
@@ -18,15 +18,24 @@ from sleuth.agent import RunNotFoundError, TemplateError, Wiring
 def templates_command(wiring: Wiring, name: str | None, as_json: bool) -> None:
     """List the report templates, or show one (its sections, what each needs, its guiding questions)."""
     library = wiring.templates()
+    broken: list[str] = []
     try:
-        templates = [library.load(name)] if name else list(library)
+        templates = [library.load(name)] if name else _loadable(library.names(), library, broken)
     except TemplateError as exc:
         raise click.UsageError(str(exc)) from exc
+    for problem in broken:  # one broken user template does not hide the others (exit 1 after the rest)
+        click.echo(f"sleuth: {problem}", err=True)
+    _show(templates, as_json, listing=not name)
+    if broken:
+        raise SystemExit(1)
+
+
+def _show(templates: list[Template], as_json: bool, *, listing: bool) -> None:
     if as_json:
         data = [t.model_dump(mode="json") for t in templates]
-        sys.stdout.write(json.dumps(data[0] if name else data, indent=2) + "\n")
+        sys.stdout.write(json.dumps(data if listing else data[0], indent=2) + "\n")
         return
-    if not name:
+    if listing:
         for template in templates:
             click.echo(f"{template.name:<26} {template.title}: {len(template.sections)} sections")
         return
@@ -41,6 +50,16 @@ def templates_command(wiring: Wiring, name: str | None, as_json: bool) -> None:
             click.echo(f"    ? {q}")
         if s.fields:
             click.echo(f"    fields: {', '.join(s.fields.get('properties', {}))}")
+
+
+def _loadable(names: list[str], library: TemplateLibrary, broken: list[str]) -> list[Template]:
+    out = []
+    for name in names:
+        try:
+            out.append(library.load(name))
+        except TemplateError as exc:
+            broken.append(str(exc))
+    return out
 
 
 @click.command("runs")
@@ -73,6 +92,8 @@ def runs_command(wiring: Wiring, run_id: str | None, as_json: bool, limit: int) 
             sys.stdout.write(json.dumps({**_row(row), "report": report}, ensure_ascii=False, indent=2) + "\n")
             return
         click.echo(f"{row.run_id}: {row.status}\n  query: {row.query}\n  template: {row.template}")
+        if row.error:
+            click.echo(f"  error: {row.error}")
         folder = folders.path(row.run_id)
         for name in ("report.md", "report.json", "ledger.json"):
             if (folder / name).is_file():
@@ -85,5 +106,15 @@ def runs_command(wiring: Wiring, run_id: str | None, as_json: bool, limit: int) 
 
 
 def _row(row: object) -> dict[str, object]:
-    fields = ("run_id", "created_at", "updated_at", "query", "template", "status", "options", "summary")
+    fields = (
+        "run_id",
+        "created_at",
+        "updated_at",
+        "query",
+        "template",
+        "status",
+        "options",
+        "summary",
+        "error",
+    )
     return {f: getattr(row, f) for f in fields}

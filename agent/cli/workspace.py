@@ -3,6 +3,7 @@ problems as the CLI's one-line errors), an ingestor reporting failed inputs on s
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -68,3 +69,20 @@ def make_ingestor(
         ),
         progress=progress,
     )
+
+
+def writable_folder(out: Path | None) -> None:
+    """Refuse an ``--out DIR`` that cannot take the reports before anything runs (a run can take minutes,
+    and its report would be lost at the end): a file where the folder should be, or no write access to the
+    nearest folder that exists."""
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise click.UsageError(f"--out {out}: is a file; name a folder (reports go to DIR/report.md, .json)")
+    existing = out.expanduser().absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise click.UsageError(f"--out {out}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise click.UsageError(f"--out {out}: {existing} is not writable")

@@ -15,7 +15,18 @@ from typing import Any, ParamSpec, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from sleuth.agent import ReportFiles, RunComplete, RunFailed, Runtime, Wiring, drive, new_run_id
+from sleuth.agent import (
+    ReportFiles,
+    ResearchError,
+    RunComplete,
+    RunFailed,
+    Runtime,
+    TemplateError,
+    Wiring,
+    drive,
+    new_run_id,
+    usable_query,
+)
 from sleuth.ingest import SleuthError
 from sleuth.retrieval import SearchFilters
 
@@ -53,15 +64,20 @@ def build_server(wiring: Wiring, runtime: Runtime) -> MCPServer:
     @server.tool(description="Hybrid search over the corpus: the k best chunks with their sources.")
     @_one_line_errors_sync
     def search(query: str, k: int = 8) -> list[dict[str, Any]]:
-        hits = runtime.searcher.search(query, k=max(1, min(k, 50)), filters=SearchFilters())
+        hits = runtime.searcher.search(usable_query(query), k=max(1, min(k, 50)), filters=SearchFilters())
         keys = ("chunk_id", "document_id", "score", "section_path", "content", "source", "page_start")
         return [{key: getattr(h, key) for key in keys} for h in hits]
 
     @server.tool(name="templates", description="The report templates: name, title and sections.")
     @_one_line_errors_sync
     def list_templates() -> list[dict[str, Any]]:
-        out = []
-        for template in templates:
+        out: list[dict[str, Any]] = []
+        for name in templates.names():
+            try:
+                template = templates.load(name)
+            except TemplateError as exc:  # one broken user template does not hide the others
+                out.append({"name": name, "error": str(exc)})
+                continue
             out.append(
                 {
                     "name": template.name,
@@ -94,9 +110,10 @@ def build_server(wiring: Wiring, runtime: Runtime) -> MCPServer:
                 if isinstance(event, RunComplete):
                     report = event.report.model_dump(mode="json")
                 elif isinstance(event, RunFailed):
-                    raise RuntimeError(f"research failed: {event.error}")
+                    raise ResearchError(f"research failed: {event.error}")
         finally:
             store.close()
-        return {"report": report, "report_md": str(files[-1].markdown) if files else None}
+        # Absolute: the MCP host's working folder is not the server's.
+        return {"report": report, "report_md": str(files[-1].markdown.resolve()) if files else None}
 
     return server

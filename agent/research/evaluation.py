@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,6 +168,12 @@ def summarize(rows: Sequence[QuestionResult]) -> dict[str, Any]:
         "statuses": statuses,
         "seconds_per_question": sum(r.seconds for r in rows) / n,
     }
+
+
+def unknown_gold(questions: Sequence[JudgedQuestion], document_ids: Collection[str]) -> list[str]:
+    """Gold document ids (not URLs) that name no document among ``document_ids``: questions that cite them
+    can only score 0, which usually means the questions were written for another corpus or id scheme."""
+    return sorted({g for q in questions for g in q.gold if "://" not in g and g not in document_ids})
 
 
 def _key(source: str) -> str:

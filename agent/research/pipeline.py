@@ -37,6 +37,7 @@ from sleuth.agent.research.evidence import Evidence, Ledger
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import guard_plan
+from sleuth.agent.research.query import usable_query
 from sleuth.agent.research.quotes import QuoteJudge
 from sleuth.agent.research.request import Request, understand
 from sleuth.agent.research.routing import route
@@ -62,7 +63,7 @@ class ResearchRun:
         brief: str | None = None,
     ) -> None:
         self.run_id = run_id
-        self.query = query.strip()
+        self.query = usable_query(query)
         self.request: Request = understand(self.query)
         self.template = template
         self.options = options

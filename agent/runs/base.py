@@ -16,6 +16,9 @@ from typing import Any, Protocol
 from sleuth.agent.events import RunEvent
 from sleuth.ingest.errors import InputError
 
+#: The error of a run whose process stopped without ending it (recorded by whoever reads it next).
+INTERRUPTED = "interrupted (the process running it stopped)"
+
 
 class RunNotFoundError(InputError, KeyError):
     """A run id that names no run."""
@@ -34,6 +37,8 @@ class RunRow:
     status: str
     options: dict[str, Any]
     summary: dict[str, Any] | None
+    #: Why a ``failed`` run failed (its last ``failed`` event's error); None otherwise.
+    error: str | None = None
 
 
 def new_run_id() -> str:

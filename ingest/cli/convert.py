@@ -31,7 +31,11 @@ def convert_command(
     Paged formats get a `<!-- page: N -->` line at the start of every page (a slide, a sheet). Scanned pages
     and images are read by OCR. Which converter ran is logged (-v).
     """
-    source: Path | SourceError = path if path.is_file() else SourceError(path, "no such file")
+    source: Path | SourceError = path
+    if path.is_dir():
+        source = SourceError(path, "a folder; convert takes one file (`sleuth ingest` takes folders)")
+    elif not path.is_file():
+        source = SourceError(path, "not a regular file" if path.exists() else "no such file")
     results = convert_files(
         [source], conversion.options, workers=1, timeout=conversion.timeout, cache=conversion.cache
     )

@@ -15,6 +15,7 @@ own budget with a reason (how many pages it read).
 from __future__ import annotations
 
 import logging
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, TimeoutError
@@ -27,6 +28,7 @@ from sleuth.ingest.convert.cache import ConversionCache, file_digest
 from sleuth.ingest.convert.dispatch import convert_file
 from sleuth.ingest.convert.model import Converted, ConvertOptions
 from sleuth.ingest.convert.sniff import SUFFIXES, Format
+from sleuth.ingest.processes import die_with_parent
 from sleuth.ingest.sources import SourceError
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,7 @@ def convert_files(
     ``on_wait(path)`` is called before the caller starts waiting for ``path``'s result: what a progress
     display names while a long conversion runs.
     """
-    with ProcessPool(max_workers=max(1, workers), initializer=_worker_init) as pool:
+    with ProcessPool(max_workers=max(1, workers), initializer=_worker_init, initargs=(os.getpid(),)) as pool:
         pending: deque[tuple[Path, str | None, Future[Converted] | Converted | SourceError]] = deque()
         for item in paths:
             if isinstance(item, SourceError):
@@ -135,7 +137,10 @@ class _Collect(logging.Handler):
         self.records.append((record.levelno, f"{record.name}: {record.getMessage()}"))
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
+    # A worker outliving a killed ingest would hold the index's write-ahead log it inherited: the index
+    # would read as busy until the worker finished its file.
+    die_with_parent(parent)
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)

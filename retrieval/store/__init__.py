@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sleuth.retrieval.store.base import Match, Point, Record, Store, StoreError, VectorQuery
+from sleuth.retrieval.store.base import IndexBusyError, Match, Point, Record, Store, StoreError, VectorQuery
 from sleuth.retrieval.store.edge import EdgeStore
 from sleuth.retrieval.store.server import ServerStore
 
 __all__ = [
     "EdgeStore",
+    "IndexBusyError",
     "Match",
     "Point",
     "Record",

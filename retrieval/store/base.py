@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from sleuth.ingest.errors import ConfigurationError
+from sleuth.ingest.errors import ConfigurationError, UnavailableError
 from sleuth.retrieval.encoders import SparseVector
 
 DENSE = "dense"
@@ -41,6 +41,12 @@ DEFAULT_FUSION: Fusion = "dbsf"
 
 class StoreError(ConfigurationError):
     """The index cannot be opened or used; ``str()`` is one line naming the index and the reason."""
+
+
+class IndexBusyError(UnavailableError):
+    """An intact index another process holds (a running ``sleuth serve``, an ingest, a worker winding down):
+    not a fault of the index or of the settings (so not a ``StoreError``); it can be used once that process
+    stops."""
 
 
 @dataclass(frozen=True, slots=True)

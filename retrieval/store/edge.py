@@ -3,7 +3,7 @@
 Chosen over qdrant-client's local mode by measurement (docs/BENCHMARKS.md): the local mode keeps every point
 in Python objects and scores by brute force, Edge runs the server's segment, HNSW and sparse-index code.
 One process at a time owns the folder; a lock file turns a second opener into a clear error instead of
-two writers on one write-ahead log.
+two writers on one write-ahead log, naming the holder the lock file records (``sleuth serve``, pid 4242).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from sleuth.retrieval.store.base import (
     DENSE,
     INDEXED_FIELDS,
     SPARSE,
+    IndexBusyError,
     Match,
     Point,
     Record,
@@ -27,6 +28,7 @@ from sleuth.retrieval.store.base import (
     VectorQuery,
     one_line,
 )
+from sleuth.retrieval.store.holders import lock_holders, process_name, recorded_holder, write_owner
 
 _BATCH = 256
 
@@ -47,11 +49,13 @@ class EdgeStore:
                     )
             else:
                 raise StoreError(f"index {folder}: no index here (run `sleuth ingest` first)")
-        except StoreError:
+        except (StoreError, IndexBusyError):
             _unlock(self._lock)
             raise
         except Exception as exc:
             _unlock(self._lock)
+            if "WouldBlock" in str(exc):  # the engine's own lock on its write-ahead log: someone holds it
+                raise IndexBusyError(f"index {folder} is busy ({_wal_holder(shard_dir)})") from exc
             raise StoreError(
                 f"index {folder} is unreadable ({one_line(exc)}); delete it and ingest again"
             ) from exc
@@ -156,15 +160,43 @@ def _lock(folder: Path, *, create: bool) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     key = str(folder.resolve())
     if key in _OPEN_HERE:
-        raise StoreError(f"index {folder} is in use by another sleuth process")
+        raise IndexBusyError(f"index {folder} is in use (already open in this process)")
     fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise StoreError(f"index {folder} is in use by another sleuth process") from None
+        raise IndexBusyError(f"index {folder} is in use by {_holder(folder)}") from None
+    write_owner(fd)
     _OPEN_HERE[key] = fd
     return fd
+
+
+def _holder(folder: Path) -> str:
+    """Who holds the index's lock, and what to do about it."""
+    holder = recorded_holder(folder / ".lock")
+    if holder is None:
+        return "another sleuth process"
+    if holder.startswith("sleuth serve"):
+        return (
+            f"{holder}: search and ingest through its HTTP API (GET /v1/search, POST /v1/ingest), or stop it"
+        )
+    return f"{holder}; try again when it has finished"
+
+
+def _wal_holder(shard_dir: Path) -> str:
+    """Who holds the write-ahead log without the index's lock: a process's child that outlived it."""
+    pids = [p for p in lock_holders(shard_dir / "wal") if p != os.getpid()]
+    names = [f"{process_name(p)} pid {p}" for p in pids if process_name(p)]
+    stopped = [str(p) for p in pids if not process_name(p)]
+    if names:
+        return f"in use by another process ({', '.join(names)}): its write-ahead log is locked"
+    if stopped:
+        return (
+            f"in use by another process: a child of pid {', '.join(stopped)}, which stopped, still holds its "
+            "write-ahead log; try again in a moment"
+        )
+    return "in use by another process: its write-ahead log is locked; try again once it has stopped"
 
 
 def _unlock(fd: int) -> None:

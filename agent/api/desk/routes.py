@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import ValidationError
 
 from sleuth.agent import (
+    INTERRUPTED,
     Report,
     RunNotFoundError,
     RunRow,
@@ -102,12 +103,13 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
         return out
 
     def _status(row: RunRow) -> str:
-        """The row's status, with what only this process knows: waiting in the queue, or a ``running`` row
-        no live run backs (the server stopped during it)."""
+        """The row's status, with what only this process knows: waiting in the queue. A run whose process
+        stopped (this server, or a ``sleuth research`` elsewhere) was settled by the store as ``failed``,
+        "interrupted"; a ``running`` row is running somewhere."""
         manager = runs()
         if manager.position(row.run_id) is not None:
             return "queued"
-        if row.status == "running" and not manager.is_live(row.run_id):
+        if row.status == "failed" and row.error == INTERRUPTED:
             return "interrupted"
         return row.status
 
