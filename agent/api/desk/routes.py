@@ -147,11 +147,11 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
             form=form or {},
         )
 
-    @router.get("/", response_class=HTMLResponse)
+    @router.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home() -> str:
         return await asyncio.to_thread(_home)
 
-    @router.post("/ask", response_class=HTMLResponse, response_model=None)
+    @router.post("/ask", response_class=HTMLResponse, response_model=None, include_in_schema=False)
     async def ask(request: Request) -> Response:
         form = await request.form()
         body: dict[str, Any] = {
@@ -174,7 +174,7 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
             return HTMLResponse(await asyncio.to_thread(_home, message, body), status_code=400)
         return RedirectResponse(f"/runs/{run_id}", status_code=303)
 
-    @router.get("/runs", response_class=HTMLResponse)
+    @router.get("/runs", response_class=HTMLResponse, include_in_schema=False)
     async def runs_page(q: str = "", status: str = "") -> str:
         rows = await asyncio.to_thread(_rows)
         statuses = sorted({r["status"] for r in rows})
@@ -214,7 +214,7 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
             "sources": _sources(row.options if row else {}),
         }
 
-    @router.get("/runs/{run_id}", response_class=HTMLResponse)
+    @router.get("/runs/{run_id}", response_class=HTMLResponse, include_in_schema=False)
     async def run_page(run_id: str) -> str:
         context = await asyncio.to_thread(_run_context, run_id)
         return page("run.html", nav="runs", **context)
@@ -229,30 +229,32 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(body, media_type=media, headers=headers)
 
-    @router.get("/runs/{run_id}/report.md")
+    @router.get("/runs/{run_id}/report.md", include_in_schema=False)
     async def report_md(run_id: str) -> Response:
         report = await asyncio.to_thread(_report, run_id)
         return _download(render_markdown(report), "text/markdown; charset=utf-8", f"report-{run_id}.md")
 
-    @router.get("/runs/{run_id}/report.json")
+    @router.get("/runs/{run_id}/report.json", include_in_schema=False)
     async def report_json(run_id: str) -> Response:
         report = await asyncio.to_thread(_report, run_id)
         body = report.model_dump_json(indent=2)
         return _download(body, "application/json", f"report-{run_id}.json")
 
-    @router.get("/runs/{run_id}/report.html")
+    @router.get("/runs/{run_id}/report.html", include_in_schema=False)
     async def report_html(run_id: str) -> Response:
         report = await asyncio.to_thread(_report, run_id)
         body = page("standalone.html", view=build(report), css=_static("desk.css"))
         return _download(body, "text/html; charset=utf-8", f"report-{run_id}.html")
 
-    @router.get("/runs/{run_id}/report.docx")
+    @router.get("/runs/{run_id}/report.docx", include_in_schema=False)
     async def report_docx(run_id: str) -> Response:
         report = await asyncio.to_thread(_report, run_id)
         body = await asyncio.to_thread(export.docx_bytes, build(report))
         return _download(body, export.DOCX_TYPE, f"report-{run_id}.docx")
 
-    @router.get("/runs/{run_id}/evidence/{number}/passage", response_class=HTMLResponse)
+    @router.get(
+        "/runs/{run_id}/evidence/{number}/passage", response_class=HTMLResponse, include_in_schema=False
+    )
     async def passage(run_id: str, number: int) -> str:
         """The passage a corpus quote stands in (its chunk, the quote marked, and the chunks either side),
         as a fragment the evidence card shows."""
@@ -278,7 +280,7 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
 
         return await asyncio.to_thread(go)
 
-    @router.get("/search", response_class=HTMLResponse)
+    @router.get("/search", response_class=HTMLResponse, include_in_schema=False)
     async def search_page(
         q: str = Query("", max_length=2000),
         document: str = Query("", max_length=500),
@@ -313,14 +315,14 @@ def desk_router(  # noqa: PLR0917 - the API's parts, handed over once
             all_types=SEARCHABLE_TYPES, **found,
         )  # fmt: skip
 
-    @router.get("/upload", response_class=HTMLResponse)
+    @router.get("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_page() -> str:
         chunks = await asyncio.to_thread(runtime.index.chunk_count)
         suffixes = sorted(CONVERTIBLE_SUFFIXES)
         return page("upload.html", nav="upload", chunks=chunks, suffixes=suffixes,
                     max_mb=settings.api.max_body_mb)  # fmt: skip
 
-    @router.get("/desk/static/{name}")
+    @router.get("/desk/static/{name}", include_in_schema=False)
     async def static(name: str) -> Response:
         if name not in _STATIC:
             raise HTTPException(404, f"no file {name}")
