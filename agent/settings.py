@@ -261,7 +261,8 @@ class WebSettings(_Group):
     )
     allow_private: bool = Field(
         False,
-        description="Let result pages on loopback or private addresses be fetched (local testing only).",
+        description="Let result pages on loopback addresses be fetched (testing against pages on this "
+        "machine); private, link-local, metadata, multicast and reserved addresses stay refused.",
     )
     pages_per_question: int = Field(3, ge=1, le=20, description="Result pages fetched per question.")
     max_pages: int = Field(24, ge=1, le=500, description="Pages fetched per run at most.")
