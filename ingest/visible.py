@@ -209,7 +209,7 @@ def visible_text(markdown: str) -> Visible:
             continue
         if in_code:
             open_block("code", start, paragraph=False)
-            out.put(line, start)
+            _code(out, line, start)
             continue
         if _TABLE_RULE.match(line) and block_kind == "row":
             continue  # the rule under a table's header: rows go on
@@ -246,7 +246,7 @@ def visible_text(markdown: str) -> Visible:
             continue
         if line.startswith("    ") and block_kind not in ("paragraph", "item"):
             open_block("code", start, paragraph=block_kind != "code")
-            out.put(line[4:], start + 4)
+            _code(out, line[4:], start + 4)
             continue
         stripped = line.lstrip()
         lead = len(line) - len(stripped)

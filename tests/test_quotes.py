@@ -124,6 +124,16 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         "Which base classes I can extend (AbstractUser, AbstractBaseUser)",
         "Why changing the user model mid-project is risky",
     ]
+    topics = clauses(
+        "Could you write the installation instructions based on the docs for Windows: installing Python, "
+        "creating and activating a virtual environment, installing Django, and checking it worked."
+    )
+    assert topics == [
+        "Installing Python",
+        "Creating and activating a virtual environment",
+        "Installing Django",
+        "Checking it worked",
+    ]
     # One question with two verbs, or a list inside brackets, stays whole.
     assert clauses("How does WAL ensure durability and why is it fast?") == [
         "How does WAL ensure durability and why is it fast?"

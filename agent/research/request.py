@@ -158,11 +158,22 @@ def clauses(sentence: str) -> list[str]:
         parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
         if len(parts) < 3 and colon < 0:
             return [sentence]  # "how X works and why" is one question; a list of three or more is several
-    parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 3]
+        if len(parts) < 2 and colon >= 0:
+            # A list of topics after a colon ("based on the docs: installing Python, creating a virtual
+            # environment, installing Django, and checking it worked") is as many asks.
+            cuts = [m for m in _ITEM_LIST.finditer(body) if _depth(body, m.start()) == 0]
+            bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
+            items = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+            if len(items) >= 3 and all(len(words(i)) >= 2 for i in items):
+                parts = items
+    parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 2]
     if len(parts) < 2:
         return [sentence]
     end = "?" if sentence.rstrip().endswith("?") else ""
     return [p[:1].upper() + p[1:] + end for p in parts]
+
+
+_ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
 
 
 def _depth(text: str, at: int) -> int:
