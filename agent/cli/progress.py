@@ -27,7 +27,34 @@ from rich.progress import (
 from rich.text import Text
 
 
-class IngestDisplay:
+class _LiveStatus:
+    """What both displays share: a rich bar on a terminal, else a status line every ``interval`` seconds (a
+    log file or CI gets progress too), stopped on exit."""
+
+    console: Console
+    interval: float
+    _stop: threading.Event
+    _ticker: threading.Thread | None
+    _progress: Progress | None
+
+    def status_line(self) -> str:
+        raise NotImplementedError
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+        if self._progress is not None:
+            self._progress.stop()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.console.print(self.status_line(), markup=False, highlight=False, soft_wrap=True)
+
+
+class IngestDisplay(_LiveStatus):
     """Implements ``IngestProgress``; use as a context manager around the ingest."""
 
     def __init__(
@@ -130,19 +157,6 @@ class IngestDisplay:
             self._ticker.start()
         return self
 
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join()
-        if self._progress is not None:
-            self._progress.stop()
-
-    def _tick(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.console.print(self.status_line(), markup=False, highlight=False, soft_wrap=True)
-
 
 class _Text(ProgressColumn):
     """A column whose text is computed at every refresh (rich refreshes ten times a second)."""
@@ -166,7 +180,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-class ResearchDisplay:
+class ResearchDisplay(_LiveStatus):
     """A research run's events for people: the level, questions, evidence and what is being asked now."""
 
     def __init__(self, console: Console, *, interval: float = 5.0) -> None:
@@ -220,19 +234,6 @@ class ResearchDisplay:
             self._ticker = threading.Thread(target=self._tick, name="research-progress", daemon=True)
             self._ticker.start()
         return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join()
-        if self._progress is not None:
-            self._progress.stop()
-
-    def _tick(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.console.print(self.status_line(), markup=False, highlight=False, soft_wrap=True)
 
 
 def _short(text: str, limit: int = 60) -> str:
