@@ -6,9 +6,13 @@ a PDF chunk that starts mid-sentence), checked against the rules a reader would 
 
 from __future__ import annotations
 
+from sleuth.agent.research.admission import Admission, extended
+from sleuth.agent.research.evidence import Ledger, Passage
+from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, section_questions, topic
-from sleuth.agent.research.quotes import is_pointer, readable, windows
+from sleuth.agent.research.quotes import QuoteJudge, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
+from sleuth.agent.research.state import RunState
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
@@ -189,3 +193,57 @@ def test_planned_questions_read_as_questions() -> None:
     planned = [q.text for q in ExtractivePlanner().plan(market, TemplateLibrary().load("market_brief"))]
     assert "How large is the market for the graphene battery market and how fast is it growing?" in planned
     assert not any("What is How" in q for q in planned)
+
+
+def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> None:
+    request = understand(
+        "Quick one: I'm building a public catalogue of 120,000 library books with Django 3.2. The list page "
+        'needs paging, and the designer wants "page 3 of 400" plus prev/next links. What does Django provide '
+        "for this? Also any performance concerns with counting 120k rows on every request?\n\nThanks!"
+    )
+    assert request.long
+    leaning = [a for a in request.asks if a.endswith("What does Django provide for this?")]
+    # The ask carries what "this" is, and the sentence it leaned on is not searched a second time alone.
+    assert leaning and "needs paging" in leaning[0]
+    assert not any(a.startswith("The list page") and a != leaning[0] for a in request.asks)
+    # An ask that says enough on its own is left as it is.
+    assert "Also any performance concerns with counting 120k rows on every request?" in request.asks
+
+
+def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:
+    passage = readable(
+        "## Paginator\n\n"
+        "Optional. Use this when you don't want to have a last page with very few items. If the last page "
+        "would normally have a number of items less than or equal to orphans, then those items are added to "
+        "the previous page.\n\n"
+        "Required. The maximum number of items to include on a page.\n"
+    )
+    cut = windows(passage)
+    text = passage.text
+    first = next(w for w in cut if text[w.start : w.end].startswith("Optional."))
+    longer = extended(text, first, cut)
+    assert text[longer.start : longer.end].endswith("added to the previous page.")  # the same paragraph
+    last = next(w for w in cut if text[w.start : w.end].startswith("If the last page"))
+    assert extended(text, last, cut) == last  # never across a paragraph
+
+
+def test_a_document_ranks_where_its_best_hit_does() -> None:
+    def passage(doc: str, rank: int) -> Passage:
+        return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
+
+    hits = [
+        passage("a", 0),
+        passage("b", 1),
+        passage("a", 2),
+        passage("a", 3),
+        passage("c", 4),
+        passage("b", 40),
+    ]
+    options = ResearchOptions(backbone_documents=2)
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])  # ranking by hits reads no text
+    kept = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {}).top_documents(
+        hits
+    )
+    # The two top documents by their best hit, their best two hits each: b's hit at rank 40 is no reason
+    # to drop b, and a's third hit is not read.
+    assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("b", 40)]

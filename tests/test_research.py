@@ -311,3 +311,55 @@ def test_the_event_log_replays_the_run(workdir: Path) -> None:
         assert next(e["seq"] for e in store.events(report["run_id"], after=3)) == 4
     finally:
         store.close()
+
+
+LONG_ON_TOPIC = (
+    "Hello! I'm putting together a board pack for a small utility co-op in the north of the country and my "
+    "manager wants a one-pager by Friday, sorry for the rush.\n\nWe currently buy most of our power from a "
+    "coal plant that is closing in 2027. Which energy sources could replace it, and which of them are "
+    "renewable? I also need to know what share of the world's electricity hydropower provides, and whether "
+    "wind and solar need backup because they are variable.\n\nPlease act as an energy analyst and keep it "
+    "short. Thanks, Jo"
+)
+LONG_OFF_TOPIC = (
+    "Hi there, I'm a new platform engineer and our team lead asked me to sort out pod autoscaling before the "
+    "holiday freeze.\n\nOur Kubernetes cluster runs on three bare-metal nodes and the checkout service falls "
+    "over every Black Friday. How do I configure the HorizontalPodAutoscaler with custom Prometheus metrics, "
+    "and what should the stabilization window be? We must not exceed twelve replicas because of licence "
+    "limits.\n\nPlease answer as an SRE with YAML examples. Cheers, Sam"
+)
+
+
+def test_a_long_request_knows_at_least_what_its_search_shows(tmp_path: Path) -> None:
+    """A long, chatty request cites every one of the top ten documents a plain search of the same text shows
+    (the report never knows less than a search), and one about nothing in the corpus is empty and says why."""
+    corpus, index = tmp_path / "sample", tmp_path / "index"
+    shutil.copytree(REPO / "data" / "sample", corpus)
+    assert run(["ingest", str(corpus), "--index", str(index)], cwd=tmp_path).returncode == 0
+
+    def research(request: str) -> dict[str, Any]:
+        done = run(
+            ["research", request, "--template", "brief", "--index", str(index), "--offline", "--json"],
+            cwd=tmp_path,
+        )
+        assert done.returncode in (0, 1), done.stderr  # 1: a required section is not found
+        return dict(json.loads(done.stdout))
+
+    report = research(LONG_ON_TOPIC)
+    searched = run(["search", LONG_ON_TOPIC, "--index", str(index), "--json", "-k", "50"], cwd=tmp_path)
+    top: list[str] = []
+    for hit in json.loads(searched.stdout):
+        if hit["document_id"] not in top:
+            top.append(hit["document_id"])
+    evidence = {e["id"]: e for e in report["evidence"]}
+    cited = {
+        evidence[i]["document_id"] for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]
+    }
+    assert set(top[:10]) <= cited, set(top[:10]) - cited
+    # Each claim in one findings section only.
+    findings = [c["text"] for s in report["sections"] if s["id"] != "answer" for c in s["claims"]]
+    assert len(findings) == len(set(findings))
+
+    empty = research(LONG_OFF_TOPIC)
+    assert not any(s["claims"] for s in empty["sections"])
+    assert "Nothing was found on this topic" in empty["executive_summary"]

@@ -65,6 +65,30 @@ def new_evidence(
 
 #: Windows of one passage judged at most when all are (a long table or list is many rows).
 ALL_WINDOWS = 8
+#: Hits of each top document of the request's search as written that are read.
+HITS_PER_DOCUMENT = 2
+
+
+#: A backbone quote takes in the sentence after it, in its paragraph, while both fit in this many characters.
+EXTENDED_CHARS = 420
+
+
+def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
+    """``window`` with the next sentence of its paragraph, when both fit in ``EXTENDED_CHARS``: the sentence
+    a judge finds best is often the one that names the thing, and the value, the default or the exception is
+    in the sentence after it. Verbatim still: one span of the passage's text."""
+    if window.kind != "sentence" or window.continues:
+        return window
+    following = next((w for w in cut if w.start >= window.end), None)
+    if (
+        following is None
+        or following.kind != "sentence"
+        or following.continues
+        or "\n" in text[window.end : following.start]
+        or following.end - window.start > EXTENDED_CHARS
+    ):
+        return window
+    return Window(window.start, following.end, "sentence")
 
 
 class Admission:
@@ -77,7 +101,12 @@ class Admission:
         *,
         judge: QuoteJudge,
         following: Following,
+        long: bool = False,
     ) -> None:
+        #: The request is long (its asks, not its text, are what quotes are judged against).
+        self.long = long
+        #: Each candidate's quote with the sentence after it (what a backbone piece quotes), by candidate id.
+        self.extended: dict[str, Evidence] = {}
         self.options = options
         self.state = state
         self.judge = judge
@@ -98,11 +127,25 @@ class Admission:
         ]
 
     def candidates(
-        self, question: Question, passages: Sequence[Passage], weights: dict[int, float]
+        self,
+        question: Question,
+        passages: Sequence[Passage],
+        weights: dict[int, float],
+        *,
+        asks: Sequence[tuple[str, dict[int, float]]] = (),
     ) -> list[Evidence]:
-        """The question's judged quotes, best first, not yet admitted (``score``: the cross-encoder's)."""
+        """The question's judged quotes, best first, not yet admitted (``score``: the cross-encoder's).
+
+        ``asks``: the asks of a long request (text, term weights), for its search as written: each of
+        its passages is judged against the ask it speaks to, never against the whole request (the
+        cross-encoder, trained on short queries, reads only the start of a long one, at a third of the speed).
+        """
         if not passages:
             return []
+        if question.origin == "query":
+            passages = self.top_documents(passages)
+            if asks:
+                return self._by_ask(question, passages, asks)
         readers = self.readers(passages)
         cut = [
             windows(r, split_start=p.split_start, split_end=p.split_end)
@@ -120,13 +163,15 @@ class Admission:
         budget = int(self.options.windows_per_question * share)
         short = self.judge.shortlist(weights, [r.text for r in readers], cut, budget=budget)
         if question.origin == "query":
-            # The request's own search: every window of its top documents' passages is judged, not the
+            # The request's own search: every window of each top document's best hit is judged, not the
             # term weights' shortlist, so that the backbone is each top document's best answer (term weights
             # pick the sentence that repeats the question's words, not the one that answers it:
             # docs/BENCHMARKS.md, "Which sentence answers?").
-            top = self.options.backbone_documents
+            first: dict[str, int] = {}
+            for p in passages:
+                first.setdefault(p.document_key, p.rank)
             short = [
-                cut[k][:ALL_WINDOWS] if p.rank < top else s
+                cut[k][:ALL_WINDOWS] if p.rank == first[p.document_key] else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
@@ -140,20 +185,110 @@ class Admission:
         ]
         scores = self.judge.judge(question.text, contexts)
         judged = sorted(zip(pairs, scores, strict=True), key=lambda item: -item[1])
-        return [new_evidence(question, passages[k], readers[k], w, score) for (k, w), score in judged]
+        return [
+            self._evidence(question, passages[k], readers[k], w, score, cut=cut[k])
+            for (k, w), score in judged
+        ]
 
-    def admit(self, question: Question, items: list[Evidence], passages: Sequence[Passage]) -> list[Evidence]:
+    def top_documents(self, passages: Sequence[Passage]) -> list[Passage]:
+        """The passages of the search's top ``backbone_documents`` documents, their best ``HITS_PER_DOCUMENT``
+        hits each (with the chunks around them): what the search shows a user on its first page."""
+        ranks: dict[str, list[int]] = {}
+        for p in sorted(passages, key=lambda p: p.rank):
+            seen = ranks.setdefault(p.document_key, [])
+            if p.rank not in seen:
+                seen.append(p.rank)
+        top = sorted(ranks, key=lambda d: ranks[d][0])[: self.options.backbone_documents]
+        kept = {(d, r) for d in top for r in ranks[d][:HITS_PER_DOCUMENT]}
+        return [p for p in passages if (p.document_key, p.rank) in kept]
+
+    def _by_ask(
+        self, question: Question, passages: Sequence[Passage], asks: Sequence[tuple[str, dict[int, float]]]
+    ) -> list[Evidence]:
+        """A long request's own search, each passage judged against the ask it matches best (term weights),
+        on the windows that ask's term weights shortlist (the asks' own searches read more of them)."""
+        readers = self.readers(passages)
+        cut = [
+            windows(r, split_start=p.split_start, split_end=p.split_end)
+            for p, r in zip(passages, readers, strict=True)
+        ]
+        owner = self.judge.match([w for _, w in asks], [r.text for r in readers])
+        out: list[Evidence] = []
+        for m, (ask, ask_weights) in enumerate(asks):
+            mine = [k for k, o in enumerate(owner) if o == m]
+            if not mine:
+                continue
+            short = self.judge.shortlist(
+                ask_weights, [readers[k].text for k in mine], [cut[k] for k in mine], budget=3 * len(mine)
+            )
+            pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
+            contexts = [
+                in_context(
+                    readers[k].text[w.start : w.end],
+                    title=passages[k].title,
+                    section_path=passages[k].section_path,
+                )
+                for k, w in pairs
+            ]
+            for (k, w), score in zip(pairs, self.judge.judge(ask, contexts), strict=True):
+                out.append(self._evidence(question, passages[k], readers[k], w, score, cut=cut[k]))
+        return sorted(out, key=lambda e: -e.score)
+
+    def _evidence(
+        self,
+        question: Question,
+        passage: Passage,
+        reader: Readable,
+        window: Window,
+        score: float,
+        *,
+        cut: Sequence[Window],
+    ) -> Evidence:
+        item = new_evidence(question, passage, reader, window, score)
+        longer = extended(reader.text, window, cut)
+        if longer != window:
+            self.extended[item.id] = new_evidence(question, passage, reader, longer, score)
+        return item
+
+    def admit(
+        self,
+        question: Question,
+        items: list[Evidence],
+        passages: Sequence[Passage],
+        *,
+        on_topic: bool | None = None,
+    ) -> list[Evidence]:
         """New evidence among ``items`` (best first): the backbone of the request's own searches, and the
-        quotes that answer the question."""
+        quotes that answer the question.
+
+        ``on_topic``: whether the request as a whole is on the corpus's topics (some quote of its own searches
+        reaches ``topic_floor``). When it is, the top documents of the search of the request as written are
+        cited whenever their best quote is within ``topic_gap`` of that search's best: that search is what a
+        user would have run, and a report never knows less than it. An ask's or a constraint's search adds
+        its top documents only where they reach the absolute floor as well.
+        """
         opts = self.options
-        rank = {p.document_key: p.rank for p in passages}
+        rank: dict[str, int] = {}
+        for p in passages:  # a document ranks where its best hit does
+            rank[p.document_key] = min(p.rank, rank.get(p.document_key, p.rank))
         own = question.origin in OWN_SEARCHES
         backbone: set[str] = set()
         if own and items:
             top = sorted({p.document_key for p in passages}, key=lambda d: rank[d])[: opts.backbone_documents]
             # On the request's topic: not far below the best answer its own search found, and not below an
             # absolute floor (a search always returns something; the cheese market is not the battery market).
-            floor = max(opts.topic_floor, items[0].score - opts.topic_gap)
+            relative = items[0].score - opts.topic_gap
+            if question.origin == "query" and on_topic and self.long:
+                # A long request's own words are no query for a cross-encoder (its asks are judged, and a
+                # statement of need scores low even on the page that meets it): its search's top documents
+                # are cited as the search ranked them, the judge choosing only each one's best quote.
+                floor = float("-inf")
+            elif question.origin == "query" and on_topic:
+                floor = relative
+            elif question.origin == "query" and on_topic is False:
+                floor = float("inf")
+            else:
+                floor = max(opts.topic_floor, relative)
             seen: set[str] = set()
             for item in items:
                 key = item.document_key
@@ -175,7 +310,11 @@ class Admission:
             ):
                 continue
             per_passage[where] = per_passage.get(where, 0) + 1
-            kept = item.model_copy(update={"backbone": True}) if is_backbone else item
+            kept = (
+                self.extended.get(item.id, item).model_copy(update={"backbone": True})
+                if is_backbone
+                else item
+            )
             if self.state.ledger.add(kept):
                 new.append(kept)
         return new

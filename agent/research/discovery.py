@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted, RunEvent
-from sleuth.agent.research.admission import Admission, new_evidence, weights
+from sleuth.agent.research.admission import OWN_SEARCHES, Admission, new_evidence, weights
 from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.guards import whitespace_match
 from sleuth.agent.research.leads import Lead, find_leads
@@ -96,9 +96,16 @@ class Discovery:
                 if p.chunk_id
             }
             found: list[tuple[Question, list[Evidence]]] = []
+            # Is the request on the corpus's topics at all? Its own searches (as written, each ask) say so.
+            own = [
+                items[0].score
+                for (q, _, _), items in zip(results, candidates, strict=True)
+                if items and q.origin in OWN_SEARCHES
+            ]
+            on_topic = max(own) >= opts.topic_floor if own else None
             for (question, passages, _), items in zip(results, candidates, strict=True):
                 yield self.event(QuestionStarted, question=question.planned())
-                new = self.admission.admit(question, items, passages)
+                new = self.admission.admit(question, items, passages, on_topic=on_topic)
                 level_new.extend(new)
                 found.append((question, new))
                 if new:
@@ -146,8 +153,16 @@ class Discovery:
     def _candidates(self, results: Level) -> list[list[Evidence]]:
         """Each question's judged quotes, with those an LLM picked (when one reads passages) among them."""
         out: list[list[Evidence]] = []
-        for question, passages, w in results:
-            items = self.admission.candidates(question, passages, w)
+        # A long request's asks, in the order they were asked: what its search as written is judged against.
+        asks = [(q.text, w) for q, _, w in results if q.origin == "ask"] if self.request.long else []
+        # The asks first: their pairs are read once, and the search as written reuses them.
+        order = sorted(range(len(results)), key=lambda i: results[i][0].origin == "query")
+        judged: dict[int, list[Evidence]] = {}
+        for i in order:
+            question, passages, w = results[i]
+            judged[i] = self.admission.candidates(question, passages, w, asks=asks)
+        for i, (question, passages, _) in enumerate(results):
+            items = judged[i]
             known = {e.id for e in items}
             items.extend(e for e in self._llm_quotes(question, passages) if e.id not in known)
             items.sort(key=lambda e: -e.score)

@@ -78,7 +78,9 @@ class ResearchRun:
         self.judge = QuoteJudge(
             encoders.sparse_token_ids, encoders.rerank, per_passage=options.windows_per_passage
         )
-        self.admission = Admission(options, self.state, judge=self.judge, following=self._following)
+        self.admission = Admission(
+            options, self.state, judge=self.judge, following=self._following, long=self.request.long
+        )
         self.citation = Citation(self.request, sources=self.sources, judge=self.judge.judge)
 
     def _following(self, chunk_ids: Sequence[str]) -> dict[str, str]:

@@ -280,6 +280,9 @@ class QuoteJudge:
         self.per_passage = per_passage
         #: Pairs the cross-encoder read (what research spends its time on).
         self.pairs = 0
+        #: Scores already read, by (question, window in context): the request's asks and its own search see
+        #: many of the same passages, and a pair is never read twice in a run.
+        self._seen: dict[tuple[str, str], float] = {}
 
     def shortlist(
         self,
@@ -315,8 +318,25 @@ class QuoteJudge:
 
     def judge(self, question: str, contexts: Sequence[str]) -> list[float]:
         """Cross-encoder scores of ``question`` against each window read in its context."""
-        self.pairs += len(contexts)
-        return self.rerank(question, list(contexts)) if contexts else []
+        todo = list(dict.fromkeys(c for c in contexts if (question, c) not in self._seen))
+        if todo:
+            self.pairs += len(todo)
+            for context, score in zip(todo, self.rerank(question, todo), strict=True):
+                self._seen[(question, context)] = score
+        return [self._seen[(question, c)] for c in contexts]
+
+    def match(self, weights: Sequence[dict[int, float]], texts: Sequence[str]) -> list[int]:
+        """For each text, which of several questions' term weights it matches best (its share of the
+        question's weight): the ask of a long request a passage of the whole request's search speaks to."""
+        totals = [sum(w.values()) or 1.0 for w in weights]
+        out: list[int] = []
+        for tokens in self.token_ids(list(texts)) if texts else []:
+            present = set(tokens)
+            shares = [
+                sum(w.get(t, 0.0) for t in present) / total for w, total in zip(weights, totals, strict=True)
+            ]
+            out.append(max(range(len(shares)), key=lambda k: shares[k]))
+        return out
 
 
 #: Characters of a window (with its heading path) the cross-encoder reads: its cost grows faster than the

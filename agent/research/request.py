@@ -104,13 +104,23 @@ def understand(text: str) -> Request:
         return Request(whole, asks=_coordinated(whole, subject), subject=subject)
     asks: list[str] = []
     constraints: list[str] = []
+    previous = ""
     for sentence in parts:
         kind = classify(sentence)
         if kind == "ask":
             held = clauses(sentence)
-            asks.extend(_standalone(clause, subject, alone=len(held) == 1) for clause in held)
+            if len(held) == 1 and previous and _leans_back(sentence):
+                # "What does Django provide for this?" means the sentence before it: asked with it (and
+                # instead of it, where that sentence was an ask of its own).
+                if asks and asks[-1] == previous:
+                    asks.pop()
+                asks.append(f"{previous} {sentence}")
+            else:
+                asks.extend(_standalone(clause, subject, alone=len(held) == 1) for clause in held)
         elif kind == "constraint":
             constraints.append(_standalone(sentence, subject))
+        if kind in ("ask", "constraint", "context"):
+            previous = sentence
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True)
@@ -234,6 +244,15 @@ _WH_TARGET = re.compile(
     re.I,
 )
 _TOKEN = re.compile(r"[^\W_][\w'’.+-]*[^\W_]|[^\W_]", re.UNICODE)
+
+
+#: An ask with at most this many content words that points back says little without what it points to.
+LEANING_TERMS = 4
+
+
+def _leans_back(sentence: str) -> bool:
+    """A short ask that points back to what was said before it ("What does Django provide for this?")."""
+    return bool(_DEICTIC.search(sentence)) and len(set(content_terms(sentence))) <= LEANING_TERMS
 
 
 def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:

@@ -86,6 +86,10 @@ def web_passage(chunk: WebChunk, rank: int) -> Passage:
     )
 
 
+#: Hits of the search of the request as written.
+QUERY_HITS = 50
+
+
 class CorpusSource:
     """The index: hybrid search per question, with the chunks around the best hits."""
 
@@ -107,7 +111,11 @@ class CorpusSource:
     def _k(self, question: Question) -> int:
         """The request's own searches read deep enough to see their top documents; a section's question, a
         few hits; a lead (a step removed from the request), fewer."""
-        if question.origin in ("query", "ask", "constraint"):
+        if question.origin == "query":
+            # The search as written: deep enough to see ten distinct documents (on long requests about
+            # 33 hits were needed, at most 50 and more).
+            return max(self.backbone_hits, QUERY_HITS)
+        if question.origin in ("ask", "constraint"):
             return self.backbone_hits
         if question.origin in ("lead", "llm-lead"):
             return max(1, self.hits_per_question // 2)
