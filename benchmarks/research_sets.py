@@ -287,6 +287,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, required=True, help="Indexes, runs and results.json go here.")
     parser.add_argument("--sets", nargs="+", choices=[s.name for s in SETS], default=[s.name for s in SETS])
     parser.add_argument("--halves", nargs="+", choices=HALVES, default=list(HALVES))
+    parser.add_argument("--templates", nargs="+", default=None, help="Only these of each set's templates.")
     parser.add_argument("--limit", type=int, default=None, help="Only the first N questions of each half.")
     parser.add_argument("--reuse", action="store_true", help="Keep eval runs and searches already in --work.")
     parser.add_argument("--write-doc", action="store_true", help="Rewrite the section in docs/BENCHMARKS.md.")
@@ -314,7 +315,7 @@ def main() -> None:
             questions = load_questions(questions_file, args.limit)
             index = set_work / "index"
             hits: dict[str, Any] = {}
-            for template in judged.templates:
+            for template in [t for t in judged.templates if args.templates is None or t in args.templates]:
                 out = set_work / "runs" / f"{half}-{template}"
                 log.info("%s %s %s: %d questions", judged.name, half, template, len(questions))
                 evaluation = run_eval(

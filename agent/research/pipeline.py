@@ -79,7 +79,12 @@ class ResearchRun:
             encoders.sparse_token_ids, encoders.rerank, per_passage=options.windows_per_passage
         )
         self.admission = Admission(
-            options, self.state, judge=self.judge, following=self._following, long=self.request.long
+            options,
+            self.state,
+            judge=self.judge,
+            following=self._following,
+            long=self.request.long,
+            own_searches=len(self.request.searches),
         )
         self.citation = Citation(self.request, sources=self.sources, judge=self.judge.judge)
 
