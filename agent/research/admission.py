@@ -102,12 +102,9 @@ class Admission:
         judge: QuoteJudge,
         following: Following,
         long: bool = False,
-        own_searches: int = 1,
     ) -> None:
         #: The request is long (its asks, not its text, are what quotes are judged against).
         self.long = long
-        #: How many asks and constraints the request is searched by.
-        self.own_searches = own_searches
         #: Each candidate's quote with the sentence after it (what a backbone piece quotes), by candidate id.
         self.extended: dict[str, Evidence] = {}
         self.options = options

@@ -84,7 +84,6 @@ class ResearchRun:
             judge=self.judge,
             following=self._following,
             long=self.request.long,
-            own_searches=len(self.request.searches),
         )
         self.citation = Citation(self.request, sources=self.sources, judge=self.judge.judge)
 
