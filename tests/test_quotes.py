@@ -13,6 +13,7 @@ from sleuth.agent.research.plan import ExtractivePlanner, section_questions, top
 from sleuth.agent.research.quotes import QuoteJudge, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
+from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
@@ -247,3 +248,16 @@ def test_a_document_ranks_where_its_best_hit_does() -> None:
     # The two top documents by their best hit, their best two hits each: b's hit at rank 40 is no reason
     # to drop b, and a's third hit is not read.
     assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("b", 40)]
+
+
+def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None:
+    passage = readable(
+        "#### DATA\\_UPLOAD\\_MAX\\_MEMORY\\_SIZE\n\nDefault: `2621440` (i.e. 2.5 MB).\n\n"
+        "The maximum size in bytes that a request body may be before a SuspiciousOperation is raised.\n\n"
+        "## Routine Vacuuming\n\nPostgreSQL databases require periodic maintenance known as vacuuming.\n"
+    )
+    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    # "Default: 2621440" says whose default only with the setting's name; a prose heading is left out.
+    assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
+    assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
+    assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."

@@ -143,9 +143,11 @@ class Admission:
         if not passages:
             return []
         if question.origin == "query":
-            passages = self.top_documents(passages)
             if asks:
-                return self._by_ask(question, passages, asks)
+                return self._by_ask(question, self.top_documents(passages), asks)
+            # A question: its first hits, as any own search reads them (the cross-encoder judges a question
+            # well, and the documents further down that it finds on topic are few and displace answers).
+            passages = [p for p in passages if p.rank < self.options.backbone_hits]
         readers = self.readers(passages)
         cut = [
             windows(r, split_start=p.split_start, split_end=p.split_end)
@@ -169,9 +171,10 @@ class Admission:
             # docs/BENCHMARKS.md, "Which sentence answers?").
             first: dict[str, int] = {}
             for p in passages:
-                first.setdefault(p.document_key, p.rank)
+                first[p.document_key] = min(p.rank, first.get(p.document_key, p.rank))
+            top = self.options.backbone_documents
             short = [
-                cut[k][:ALL_WINDOWS] if p.rank == first[p.document_key] else s
+                cut[k][:ALL_WINDOWS] if p.rank < top or p.rank == first[p.document_key] else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
@@ -247,7 +250,8 @@ class Admission:
         item = new_evidence(question, passage, reader, window, score)
         longer = extended(reader.text, window, cut)
         if longer != window:
-            self.extended[item.id] = new_evidence(question, passage, reader, longer, score)
+            wider = new_evidence(question, passage, reader, longer, score)
+            self.extended[item.id] = wider.model_copy(update={"core": item.quote})
         return item
 
     def admit(
@@ -262,10 +266,10 @@ class Admission:
         quotes that answer the question.
 
         ``on_topic``: whether the request as a whole is on the corpus's topics (some quote of its own searches
-        reaches ``topic_floor``). When it is, the top documents of the search of the request as written are
-        cited whenever their best quote is within ``topic_gap`` of that search's best: that search is what a
-        user would have run, and a report never knows less than it. An ask's or a constraint's search adds
-        its top documents only where they reach the absolute floor as well.
+        reaches ``topic_floor``). When a long request is, the top documents of its search as written are
+        cited, each by its best quote: that search is what a user would have run, and a report never knows
+        less than it. Anywhere else a top document is cited when its best quote is on topic: within
+        ``topic_gap`` of its search's best and above ``topic_floor``.
         """
         opts = self.options
         rank: dict[str, int] = {}
@@ -283,8 +287,6 @@ class Admission:
                 # statement of need scores low even on the page that meets it): its search's top documents
                 # are cited as the search ranked them, the judge choosing only each one's best quote.
                 floor = float("-inf")
-            elif question.origin == "query" and on_topic:
-                floor = relative
             elif question.origin == "query" and on_topic is False:
                 floor = float("inf")
             else:

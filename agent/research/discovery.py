@@ -69,6 +69,10 @@ class Discovery:
         self.started = started
         #: Questions whose passages the LLM has read (a run's budget is shared by every step).
         self._scored = 0
+        #: Levels of leads followed. A long request is searched by each of its asks already: leads (names
+        #: in the first evidence, searched with the request's subject) added no answer and no gold document
+        #: on the tuning half of the long requests, and cost 1-2 s (docs/BENCHMARKS.md, research-sets).
+        self.depth = 0 if request.long else options.depth
 
     async def run(self, plan: list[Question]) -> AsyncIterator[RunEvent]:
         state, opts = self.state, self.options
@@ -115,7 +119,7 @@ class Discovery:
                         evidence_ids=[e.id for e in new],
                         total=len(state.ledger),
                     )
-            leads = await asyncio.to_thread(self._leads, found, texts) if depth < opts.depth else {}
+            leads = await asyncio.to_thread(self._leads, found, texts) if depth < self.depth else {}
             elapsed = (time.monotonic() - started) / len(level)
             for (question, new), (_, passages, _) in zip(found, results, strict=True):
                 children = leads.get(question.id, [])
@@ -267,8 +271,8 @@ class Discovery:
             return "evidence budget reached"
         if time.monotonic() - self.started > opts.time_budget:
             return "time budget reached"
-        if depth >= opts.depth:
-            return "depth limit reached"
+        if depth >= self.depth:
+            return "depth limit reached" if self.depth == opts.depth else "a long request follows no leads"
         if not queue:
             return "no leads to follow"
         return ""

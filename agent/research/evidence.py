@@ -62,6 +62,9 @@ class Evidence(EvidenceRecord):
     #: The best quote of one of the top documents of the request's own search: a report never knows less
     #: than a search, so this evidence is always cited.
     backbone: bool = False
+    #: The window the judge chose, where the quote took in the sentence after it (what near-duplicates are
+    #: compared by); empty where the quote is that window.
+    core: str = ""
 
     @property
     def document_key(self) -> str:

@@ -185,8 +185,28 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = spans[i + 1][1]
+            if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
+                first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
             out.append(Window(first, stop, "sentence"))
     return [w for w in (_bounded(text, w) for w in out) if _worth_quoting(text[w.start : w.end], w.kind)]
+
+
+#: A name in code: ``snake_case``, a call ``f()``, ``camelCase``/``CamelCase`` (not "Apple Inc.").
+_CODE_NAME = re.compile(r"\w_\w|\w\(\)|[a-z][A-Z]")
+
+
+def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
+    """Whether the sentence that opens a section needs the section's heading to be understood: the heading
+    is the name of a thing (a setting, a function, a directive: ``DATA_UPLOAD_MAX_MEMORY_SIZE``,
+    ``alter_db_table()``), short, and the sentence does not name it."""
+    if heading.kind != "heading":
+        return False
+    name = " ".join(text[heading.start : heading.end].split())
+    return (
+        0 < len(name.split()) <= 4
+        and bool(_CODE_NAME.search(name))
+        and name.casefold() not in " ".join(sentence.split()).casefold()
+    )
 
 
 def _rows_end(blocks: Sequence[Block], k: int) -> int:

@@ -113,11 +113,15 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
     )
     out: list[Group] = []
     for item in ordered:
-        terms = term_set(item.quote)
+        # Compared by what the judge chose (a backbone quote takes in the sentence after it: the same fact
+        # with another one after it is still the same fact).
+        core = item.core or item.quote
+        terms = term_set(core)
         if not terms:
             continue
         for group in out:
-            if _same(terms, group.terms) and _same_numbers(item.quote, group.items[0].quote):
+            head = group.items[0]
+            if _same(terms, group.terms) and _same_numbers(core, head.core or head.quote):
                 group.items.append(item)
                 if item.document_key not in group.documents:
                     group.documents.add(item.document_key)
@@ -192,8 +196,13 @@ def claim_of(group: Group) -> Claim:
 def one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
     joined = lines[0] if lines else ""
-    for line in lines[1:]:
-        joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
+    for k, line in enumerate(lines[1:]):
+        if k == 0 and " | " not in joined and not joined.endswith((".", ":", ";", ",", "!", "?")):
+            joined += (
+                " — " + line
+            )  # the heading a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...")
+        else:
+            joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
     return joined
 
 
