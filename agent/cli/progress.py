@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from types import TracebackType
 
@@ -27,7 +28,7 @@ from rich.progress import (
 from rich.text import Text
 
 
-class _LiveStatus:
+class _LiveStatus(ABC):
     """What both displays share: a rich bar on a terminal, else a status line every ``interval`` seconds (a
     log file or CI gets progress too), stopped on exit."""
 
@@ -37,8 +38,9 @@ class _LiveStatus:
     _ticker: threading.Thread | None
     _progress: Progress | None
 
+    @abstractmethod
     def status_line(self) -> str:
-        raise NotImplementedError
+        """The one line a non-terminal gets every ``interval`` seconds."""
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

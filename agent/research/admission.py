@@ -91,6 +91,14 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
     return Window(window.start, following.end, "sentence")
 
 
+def cut_windows(passages: Sequence[Passage], readers: Sequence[Readable]) -> list[list[Window]]:
+    """Each passage's quotable windows (a sentence at a chunk split is no window)."""
+    return [
+        windows(r, split_start=p.split_start, split_end=p.split_end)
+        for p, r in zip(passages, readers, strict=True)
+    ]
+
+
 class Admission:
     """Quotes cut, judged against their question, admitted; the run's state records what was kept."""
 
@@ -149,10 +157,7 @@ class Admission:
             # well, and the documents further down that it finds on topic are few and displace answers).
             passages = [p for p in passages if p.rank < self.options.backbone_hits]
         readers = self.readers(passages)
-        cut = [
-            windows(r, split_start=p.split_start, split_end=p.split_end)
-            for p, r in zip(passages, readers, strict=True)
-        ]
+        cut = cut_windows(passages, readers)
         # The request's own searches read deeper (their top documents make the backbone); a lead, a step
         # removed from the request, less.
         share = (
@@ -178,15 +183,7 @@ class Admission:
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
-        contexts = [
-            in_context(
-                readers[k].text[w.start : w.end],
-                title=passages[k].title,
-                section_path=passages[k].section_path,
-            )
-            for k, w in pairs
-        ]
-        scores = self.judge.judge(question.text, contexts)
+        scores = self._judged(question.text, pairs, passages, readers)
         judged = sorted(zip(pairs, scores, strict=True), key=lambda item: -item[1])
         return [
             self._evidence(question, passages[k], readers[k], w, score, cut=cut[k])
@@ -211,10 +208,7 @@ class Admission:
         """A long request's own search, each passage judged against the ask it matches best (term weights),
         on the windows that ask's term weights shortlist (the asks' own searches read more of them)."""
         readers = self.readers(passages)
-        cut = [
-            windows(r, split_start=p.split_start, split_end=p.split_end)
-            for p, r in zip(passages, readers, strict=True)
-        ]
+        cut = cut_windows(passages, readers)
         owner = self.judge.match([w for _, w in asks], [r.text for r in readers])
         out: list[Evidence] = []
         for m, (ask, ask_weights) in enumerate(asks):
@@ -225,17 +219,27 @@ class Admission:
                 ask_weights, [readers[k].text for k in mine], [cut[k] for k in mine], budget=3 * len(mine)
             )
             pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
-            contexts = [
-                in_context(
-                    readers[k].text[w.start : w.end],
-                    title=passages[k].title,
-                    section_path=passages[k].section_path,
-                )
-                for k, w in pairs
-            ]
-            for (k, w), score in zip(pairs, self.judge.judge(ask, contexts), strict=True):
+            for (k, w), score in zip(pairs, self._judged(ask, pairs, passages, readers), strict=True):
                 out.append(self._evidence(question, passages[k], readers[k], w, score, cut=cut[k]))
         return sorted(out, key=lambda e: -e.score)
+
+    def _judged(
+        self,
+        question: str,
+        pairs: Sequence[tuple[int, Window]],
+        passages: Sequence[Passage],
+        readers: Sequence[Readable],
+    ) -> list[float]:
+        """The cross-encoder's score of each (passage index, window) against ``question``, read in context."""
+        contexts = [
+            in_context(
+                readers[k].text[w.start : w.end],
+                title=passages[k].title,
+                section_path=passages[k].section_path,
+            )
+            for k, w in pairs
+        ]
+        return self.judge.judge(question, contexts)
 
     def _evidence(
         self,
