@@ -137,6 +137,13 @@ class ResearchSettings(_Group):
     topic_floor: float = Field(
         -4.0, ge=-20, le=20, description="Cross-encoder score of an on-topic quote (backbone evidence)."
     )
+    topic_similarity: float = Field(
+        0.6,
+        ge=-1,
+        le=1,
+        description="Cosine of a short question and its search's closest passage at which the search has "
+        "found its topic: the report cites its first document when no quote reaches topic_floor.",
+    )
     topic_gap: float = Field(
         8.0, ge=0, le=40, description="How far below the request's best quote an on-topic quote may score."
     )
@@ -197,6 +204,7 @@ class ResearchSettings(_Group):
             backbone_hits=self.backbone_hits,
             backbone_documents=self.backbone_documents,
             topic_floor=self.topic_floor,
+            topic_similarity=self.topic_similarity,
             topic_gap=self.topic_gap,
             answer_floor=self.answer_floor,
             route_floor=self.route_floor,

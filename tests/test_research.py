@@ -28,6 +28,16 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A working folder with data/sample (26 Wikipedia leads) copied to ./sample and ingested into ./index."""
+    folder = tmp_path_factory.mktemp("sample")
+    shutil.copytree(REPO / "data" / "sample", folder / "sample")
+    result = run(["ingest", str(folder / "sample"), "--index", str(folder / "index")], cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder
+
+
 def _research(workdir: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     result = run(
         ["research", *args, "--index", str(workdir / "index"), "--offline", "--json"], cwd=workdir, env=env
@@ -263,10 +273,8 @@ def test_templates_are_listed_and_shown() -> None:
     assert not ids["funding_landscape"]["required"]
 
 
-def test_research_on_a_real_corpus_is_grounded(tmp_path: Path) -> None:
-    corpus = tmp_path / "sample"
-    shutil.copytree(REPO / "data" / "sample", corpus)
-    assert run(["ingest", str(corpus), "--index", str(tmp_path / "index")], cwd=tmp_path).returncode == 0
+def test_research_on_a_real_corpus_is_grounded(sample: Path) -> None:
+    corpus, tmp_path = sample / "sample", sample
     for question, template in (
         ("Which companies make smartphones and chips?", "market_brief"),
         ("How is electricity generated from renewable sources?", "brief"),
@@ -330,12 +338,10 @@ LONG_OFF_TOPIC = (
 )
 
 
-def test_a_long_request_knows_at_least_what_its_search_shows(tmp_path: Path) -> None:
+def test_a_long_request_knows_at_least_what_its_search_shows(sample: Path) -> None:
     """A long, chatty request cites every one of the top ten documents a plain search of the same text shows
     (the report never knows less than a search), and one about nothing in the corpus is empty and says why."""
-    corpus, index = tmp_path / "sample", tmp_path / "index"
-    shutil.copytree(REPO / "data" / "sample", corpus)
-    assert run(["ingest", str(corpus), "--index", str(index)], cwd=tmp_path).returncode == 0
+    index, tmp_path = sample / "index", sample
 
     def research(request: str) -> dict[str, Any]:
         done = run(
@@ -361,5 +367,37 @@ def test_a_long_request_knows_at_least_what_its_search_shows(tmp_path: Path) -> 
     assert len(findings) == len(set(findings))
 
     empty = research(LONG_OFF_TOPIC)
+    assert not any(s["claims"] for s in empty["sections"])
+    assert "Nothing was found on this topic" in empty["executive_summary"]
+
+
+def test_a_question_whose_search_finds_the_topic_is_never_empty(sample: Path) -> None:
+    """The corpus has copper and cobalt but nothing on their prices: every quote scores under the judge's
+    topic floor, yet the search found the topic, so the report cites the search's first document, says it is
+    no answer and calls it thin; a question about nothing in the corpus stays empty and says why."""
+    index = sample / "index"
+
+    def research(question: str) -> dict[str, Any]:
+        done = run(
+            ["research", question, "--template", "brief", "--index", str(index), "--offline", "--json"],
+            cwd=sample,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        return dict(json.loads(done.stdout))
+
+    question = "What drives copper and cobalt prices?"
+    report = research(question)
+    searched = run(["search", question, "--index", str(index), "--json", "-k", "1"], cwd=sample)
+    first = json.loads(searched.stdout)[0]["document_id"]
+    cited = {e["document_id"] for e in report["evidence"]}
+    assert cited == {first}, cited
+    answer = next(s for s in report["sections"] if s["id"] == "answer")
+    assert answer["claims"] and answer["status"] == "thin_evidence"
+    assert "no passage that answers the request" in report["executive_summary"]
+    assert "no passage that answers the request" in (answer["note"] or "")
+    for e in report["evidence"]:
+        assert e["quote"] in (sample / "sample" / f"{e['document_id']}.md").read_text()
+
+    empty = research("What is the best recipe for sourdough bread?")
     assert not any(s["claims"] for s in empty["sections"])
     assert "Nothing was found on this topic" in empty["executive_summary"]

@@ -265,6 +265,7 @@ class Admission:
         passages: Sequence[Passage],
         *,
         on_topic: bool | None = None,
+        found_topic: bool = False,
     ) -> list[Evidence]:
         """New evidence among ``items`` (best first): the backbone of the request's own searches, and the
         quotes that answer the question.
@@ -274,6 +275,11 @@ class Admission:
         cited, each by its best quote: that search is what a user would have run, and a report never knows
         less than it. Anywhere else a top document is cited when its best quote is on topic: within
         ``topic_gap`` of its search's best and above ``topic_floor``.
+
+        ``found_topic``: whether the search as written found the request's topic by its own measure (the
+        closest passage's cosine reaches ``topic_similarity``). A short question whose quotes the judge finds
+        off topic although its search found the topic cites that search's first document, by its best quote:
+        a report is empty only when search itself finds nothing on the topic.
         """
         opts = self.options
         rank: dict[str, int] = {}
@@ -281,6 +287,7 @@ class Admission:
             rank[p.document_key] = min(p.rank, rank.get(p.document_key, p.rank))
         own = question.origin in OWN_SEARCHES
         backbone: set[str] = set()
+        found_only = False
         if own and items:
             top = sorted({p.document_key for p in passages}, key=lambda d: rank[d])[: opts.backbone_documents]
             # On the request's topic: not far below the best answer its own search found, and not below an
@@ -291,6 +298,8 @@ class Admission:
                 # statement of need scores low even on the page that meets it): its search's top documents
                 # are cited as the search ranked them, the judge choosing only each one's best quote.
                 floor = float("-inf")
+            elif question.origin == "query" and on_topic is False and found_topic and not self.long:
+                top, floor, found_only = top[:1], float("-inf"), True
             elif question.origin == "query" and on_topic is False:
                 floor = float("inf")
             else:
@@ -317,7 +326,9 @@ class Admission:
                 continue
             per_passage[where] = per_passage.get(where, 0) + 1
             kept = (
-                self.extended.get(item.id, item).model_copy(update={"backbone": True})
+                self.extended.get(item.id, item).model_copy(
+                    update={"backbone": True, "found_only": found_only}
+                )
                 if is_backbone
                 else item
             )

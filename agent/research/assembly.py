@@ -43,7 +43,16 @@ def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
     return f"- {prefix}{claim.text} {citations(claim, numbers)}".rstrip()
 
 
-def section_note(required: bool, status: str) -> str | None:
+#: What a report resting only on ``found_only`` evidence says first, and such a section's note.
+FOUND_ONLY = (
+    "The search found documents on this topic but no passage that answers the request (a cross-encoder "
+    "judged every candidate quote against it); shown is the best passage of the search's first document."
+)
+
+
+def section_note(required: bool, status: str, *, found_only: bool = False) -> str | None:
+    if found_only and status == "thin_evidence":
+        return FOUND_ONLY
     if status == "not_found":
         return "No evidence for this section was found." + (" It is required." if required else "")
     if status == "stale":
@@ -135,6 +144,8 @@ def assemble(
                 summary_text = " ".join(f"{c.text} {citations(c, numbers)}".strip() for c in w.claims)
                 if empty_reason and not w.claims:
                     summary_text = empty_reason
+                elif used and all(evidence[i].found_only for i in used):
+                    summary_text = f"{FOUND_ONLY} {summary_text}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
         sections.append(
             SectionReport(

@@ -4,7 +4,9 @@ Decided from what the section's surviving claims cite, after the guards: a secti
 ``not_found`` (and has no claims); one whose newest cited evidence is older than the template's staleness
 limit is ``stale`` (a template may have none: a literature review does not go out of date); otherwise
 ``supported`` at ``min_evidence`` distinct pieces or more, ``thin_evidence`` below. Evidence of unknown date
-(a document without a publication date of its own) is never called stale.
+(a document without a publication date of its own) is never called stale. A section that cites only what
+the search found on the topic where the judge found no quote on it (``Evidence.found_only``) is
+``thin_evidence`` whatever its count: it shows what the corpus has, not an answer.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def section_status(
     limit = now - timedelta(days=stale_after_days) if stale_after_days is not None else None
     if limit is not None and known and len(known) == len(dates) and max(known) < limit:
         return "stale"
+    if all(evidence[i].found_only for i in ids if i in evidence):
+        return "thin_evidence"
     return "supported" if len(ids) >= section.min_evidence else "thin_evidence"
 
 

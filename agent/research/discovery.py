@@ -107,9 +107,24 @@ class Discovery:
                 if items and q.origin in OWN_SEARCHES
             ]
             on_topic = max(own) >= opts.topic_floor if own else None
+            # And does its search as written find the topic? (The closest passage's cosine: a question put in
+            # other words than the page that answers it scores low with the cross-encoder, not with this.)
+            closest = max(
+                (
+                    p.similarity
+                    for q, passages, _ in results
+                    if q.origin == "query"
+                    for p in passages
+                    if p.similarity is not None
+                ),
+                default=None,
+            )
+            found_topic = closest is not None and closest >= opts.topic_similarity
             for (question, passages, _), items in zip(results, candidates, strict=True):
                 yield self.event(QuestionStarted, question=question.planned())
-                new = self.admission.admit(question, items, passages, on_topic=on_topic)
+                new = self.admission.admit(
+                    question, items, passages, on_topic=on_topic, found_topic=found_topic
+                )
                 level_new.extend(new)
                 found.append((question, new))
                 if new:

@@ -27,6 +27,9 @@ class Passage(Provenance):
     text: str
     score: float = 0.0
     rank: int = 0
+    #: Cosine of the question's dense vector and this passage's, where the source measured it (the corpus, for
+    #: the hits of a dense search of the request as written; the web, for every chunk it ranked).
+    similarity: float | None = None
     #: Pages that begin inside the text (offset in ``text``, page): a quote's page is where it stands.
     page_breaks: list[tuple[int, int]] = Field(default_factory=list)
     #: The next chunk of the same document (what a passage ending on a colon introduces stands there).
@@ -62,6 +65,10 @@ class Evidence(EvidenceRecord):
     #: The best quote of one of the top documents of the request's own search: a report never knows less
     #: than a search, so this evidence is always cited.
     backbone: bool = False
+    #: Cited because the search as written found the request's topic, although the judge found no quote of it
+    #: on topic (the best of the search's first document): it shows what the corpus has, not an answer, so a
+    #: section resting on such evidence alone is ``thin_evidence``.
+    found_only: bool = False
     #: The window the judge chose, where the quote took in the sentence after it (what near-duplicates are
     #: compared by); empty where the quote is that window.
     core: str = ""
@@ -111,6 +118,7 @@ class Ledger:
                     "score": max(known.score, evidence.score),
                     "relevance": max(known.relevance, evidence.relevance),
                     "backbone": known.backbone or evidence.backbone,
+                    "found_only": known.found_only and evidence.found_only,
                 }
             )
             return False

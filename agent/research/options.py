@@ -29,6 +29,10 @@ class ResearchOptions:
     backbone_documents: int = 10
     #: Cross-encoder score a quote must reach to be on the request's topic at all (backbone evidence).
     topic_floor: float = -4.0
+    #: Cosine (dense, BGE) of a short question and its search's closest passage at which the search has found
+    #: the question's topic even when no quote reaches ``topic_floor``: the report then cites the search's
+    #: first document instead of nothing.
+    topic_similarity: float = 0.6
     #: How far below the best quote of the request's own search a backbone quote may score.
     topic_gap: float = 8.0
     #: Cross-encoder score a quote must reach to answer the question it was found for.

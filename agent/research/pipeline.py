@@ -218,7 +218,9 @@ class ResearchRun:
                 evidence=len(ids),
                 documents=len({evidence[i].document_key for i in ids}),
             )
-            written.append(Written(spec, claims, status, section_note(spec.required, status), facts))
+            found_only = bool(ids) and all(evidence[i].found_only for i in ids)
+            note = section_note(spec.required, status, found_only=found_only)
+            written.append(Written(spec, claims, status, note, facts))
         self.state.seconds["write"] = time.monotonic() - started
         self.state.judged_pairs = self.judge.pairs
         web = next((s.metrics() for s in self.sources if s.kind == "web"), self.options.use_web)

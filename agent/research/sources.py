@@ -48,7 +48,7 @@ class EvidenceSource(Protocol):
     async def aclose(self) -> None: ...
 
 
-def hit_passage(hit: SearchHit, rank: int, score: float) -> Passage:
+def hit_passage(hit: SearchHit, rank: int, score: float, similarity: float | None = None) -> Passage:
     part, _, parts = (hit.split_sequence or "").partition("/")
     return Passage(
         kind="corpus",
@@ -62,6 +62,7 @@ def hit_passage(hit: SearchHit, rank: int, score: float) -> Passage:
         chunk_id=hit.chunk_id,
         score=score,
         rank=rank,
+        similarity=similarity,
         page_breaks=hit.page_breaks,
         next_chunk_id=hit.next_chunk_id,
         split_start=part.isdigit() and int(part) > 1,
@@ -83,6 +84,7 @@ def web_passage(chunk: WebChunk, rank: int) -> Passage:
         url=chunk.url,
         score=chunk.score,
         rank=rank,
+        similarity=chunk.score,
     )
 
 
@@ -137,16 +139,33 @@ class CorpusSource:
             h for q, hits in zip(questions, found, strict=True) if q.origin not in _LEADS for h in hits[:3]
         ]
         expanded = {h.chunk_id: h.neighbours for h in self.searcher.with_neighbours(tops, 1)}
+        closeness = self._closeness(questions, vectors, filters)
         out: list[list[Passage]] = []
-        for hits in found:
+        for hits, close in zip(found, closeness, strict=True):
             passages: list[Passage] = []
             seen: set[str] = set()
             for rank, hit in enumerate(hits):
                 for item in [hit, *expanded.get(hit.chunk_id, [])]:
                     if item.chunk_id not in seen:
                         seen.add(item.chunk_id)
-                        passages.append(hit_passage(item, rank, hit.score))
+                        passages.append(hit_passage(item, rank, hit.score, close.get(item.chunk_id)))
             out.append(passages)
+        return out
+
+    def _closeness(
+        self, questions: Sequence[Question], vectors: Sequence[QueryVectors], filters: Sequence[SearchFilters]
+    ) -> list[dict[str, float]]:
+        """Cosine of the request as written and each of its dense search's hits, by chunk id (fused scores
+        rank but do not say how close the closest passage is: this does, on one absolute scale)."""
+        mine = [i for i, q in enumerate(questions) if q.origin == "query"]
+        out: list[dict[str, float]] = [{} for _ in questions]
+        if not mine:
+            return out
+        batch = self.searcher.search_vectors(
+            [vectors[i] for i in mine], k=QUERY_HITS, mode="dense", filters=[filters[i] for i in mine]
+        )
+        for i, hits in zip(mine, batch, strict=True):
+            out[i] = {h.chunk_id: h.score for h in hits}
         return out
 
     def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
