@@ -393,8 +393,8 @@ def test_a_question_whose_search_finds_the_topic_is_never_empty(sample: Path) ->
     assert cited == {first}, cited
     answer = next(s for s in report["sections"] if s["id"] == "answer")
     assert answer["claims"] and answer["status"] == "thin_evidence"
-    assert "no passage that answers the request" in report["executive_summary"]
-    assert "no passage that answers the request" in (answer["note"] or "")
+    assert "No passage answers the request" in report["executive_summary"]
+    assert "No passage answers the request" in (answer["note"] or "")
     for e in report["evidence"]:
         assert e["quote"] in (sample / "sample" / f"{e['document_id']}.md").read_text()
 

@@ -43,10 +43,13 @@ def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
     return f"- {prefix}{claim.text} {citations(claim, numbers)}".rstrip()
 
 
-#: What a report resting only on ``found_only`` evidence says first, and such a section's note.
+#: What a report resting only on ``found_only`` evidence says first, and such a section's note. It does not
+#: claim the topic was found: a question about a neighbouring subject (another product's manual) comes as
+#: close by the dense measure as one put in other words than its answer (docs/BENCHMARKS.md).
 FOUND_ONLY = (
-    "The search found documents on this topic but no passage that answers the request (a cross-encoder "
-    "judged every candidate quote against it); shown is the best passage of the search's first document."
+    "No passage answers the request (a cross-encoder judged every candidate quote against it). Shown is the "
+    "best passage of the document the search ranks first: it may answer in other words, or only come near "
+    "the topic."
 )
 
 
