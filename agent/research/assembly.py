@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, Status
-from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.evidence import Evidence, found_only
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
 from sleuth.agent.templates import SectionSpec, Template
@@ -147,7 +147,7 @@ def assemble(
                 summary_text = " ".join(f"{c.text} {citations(c, numbers)}".strip() for c in w.claims)
                 if empty_reason and not w.claims:
                     summary_text = empty_reason
-                elif used and all(evidence[i].found_only for i in used):
+                elif found_only(used, evidence):
                     summary_text = f"{FOUND_ONLY} {summary_text}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
         sections.append(

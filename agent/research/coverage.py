@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from sleuth.agent.report import Claim, Status
-from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.evidence import Evidence, found_only
 from sleuth.agent.templates import SectionSpec
 
 
@@ -39,7 +39,7 @@ def section_status(
     limit = now - timedelta(days=stale_after_days) if stale_after_days is not None else None
     if limit is not None and known and len(known) == len(dates) and max(known) < limit:
         return "stale"
-    if all(evidence[i].found_only for i in ids if i in evidence):
+    if found_only(ids, evidence):
         return "thin_evidence"
     return "supported" if len(ids) >= section.min_evidence else "thin_evidence"
 

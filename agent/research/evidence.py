@@ -10,7 +10,7 @@ guards check that again against the index before a report is written.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from pydantic import ConfigDict, Field
 
@@ -77,6 +77,13 @@ class Evidence(EvidenceRecord):
     def document_key(self) -> str:
         """What counts as one document for "distinct documents": its id, the page's URL, else itself."""
         return self.document_id or self.url or self.id
+
+
+def found_only(ids: Iterable[str], evidence: Mapping[str, Evidence]) -> bool:
+    """Whether ``ids`` rest on nothing but what the search found where the judge found no answer (one rule
+    for a section's status, its note and the summary's caveat)."""
+    known = [evidence[i] for i in ids if i in evidence]
+    return bool(known) and all(e.found_only for e in known)
 
 
 def evidence_id(passage: Passage, quote: str) -> str:

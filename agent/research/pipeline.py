@@ -33,7 +33,7 @@ from sleuth.agent.research.assembly import Written, assemble, section_note
 from sleuth.agent.research.citation import Citation
 from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.discovery import Discovery
-from sleuth.agent.research.evidence import Evidence, Ledger
+from sleuth.agent.research.evidence import Evidence, Ledger, found_only
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import guard_plan
@@ -218,8 +218,7 @@ class ResearchRun:
                 evidence=len(ids),
                 documents=len({evidence[i].document_key for i in ids}),
             )
-            found_only = bool(ids) and all(evidence[i].found_only for i in ids)
-            note = section_note(spec.required, status, found_only=found_only)
+            note = section_note(spec.required, status, found_only=found_only(ids, evidence))
             written.append(Written(spec, claims, status, note, facts))
         self.state.seconds["write"] = time.monotonic() - started
         self.state.judged_pairs = self.judge.pairs
