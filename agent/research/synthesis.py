@@ -57,7 +57,10 @@ class Group:
 
     @property
     def ids(self) -> list[str]:
-        return [e.id for e in self.items]
+        """The evidence the claim cites: a quote that stands whole inside another quote of the same chunk
+        (the window a backbone quote was extended from, found again by another question) says nothing the
+        longer one does not, and is left out unless it is backbone evidence (always cited)."""
+        return [e.id for e in self.items if e.backbone or not any(_inside(e, o) for o in self.items)]
 
     @property
     def backbone(self) -> bool:
@@ -133,6 +136,10 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
     return out
 
 
+def _inside(a: Evidence, b: Evidence) -> bool:
+    return a.id != b.id and a.chunk_id == b.chunk_id and len(a.quote) < len(b.quote) and a.quote in b.quote
+
+
 def _weight(evidence: Evidence) -> float:
     return max(evidence.score, evidence.relevance)
 
@@ -189,8 +196,9 @@ def claim_of(group: Group) -> Claim:
 
     The group's quotes say the same thing; the claim is the one that says the most of it (a table row
     repeated in a quick reference joins the directive's whole table, and the table is what answers)."""
-    fullest = max(group.items, key=lambda e: len(term_set(e.quote)))
-    return Claim(text=one_line(fullest.quote), evidence_ids=group.ids)
+    ids = group.ids
+    fullest = max((e for e in group.items if e.id in ids), key=lambda e: len(term_set(e.quote)))
+    return Claim(text=one_line(fullest.quote), evidence_ids=ids)
 
 
 def one_line(quote: str) -> str:
