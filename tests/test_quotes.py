@@ -7,13 +7,13 @@ a PDF chunk that starts mid-sentence), checked against the rules a reader would 
 from __future__ import annotations
 
 from sleuth.agent.research.admission import Admission, extended
-from sleuth.agent.research.evidence import Ledger, Passage
+from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, section_questions, topic
 from sleuth.agent.research.quotes import QuoteJudge, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.synthesis import one_line
+from sleuth.agent.research.synthesis import claim_of, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
@@ -261,3 +261,84 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
     assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
     assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."
+
+
+def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
+    # SQLite's limits.html as Docling converts it: each limit is one numbered list item several sentences
+    # long, and the value stands in its last sentences (too far into the item to fit one quote).
+    item = (
+        "10. Maximum Depth Of Trigger Recursion SQLite limits the depth of recursion of triggers in order to "
+        "prevent a statement involving recursive triggers from using an unbounded amount of memory. Prior to "
+        "SQLite version 3.6.18 (2009-09-11), triggers were not recursive and so this limit was meaningless. "
+        "Beginning with version 3.6.18, recursive triggers were supported but had to be explicitly enabled "
+        "using the PRAGMA recursive_triggers statement. Beginning with version 3.7.0 (2009-09-11), recursive "
+        "triggers are enabled by default but can be manually disabled using PRAGMA recursive_triggers . The "
+        "SQLITE_MAX_TRIGGER_DEPTH is only meaningful if recursive triggers are enabled. The default maximum "
+        "trigger recursion depth is 1000.\n"
+    )
+    passage = readable(item)
+    quotes = [passage.text[w.start : w.end] for w in windows(passage, split_start=True)]
+    assert "The default maximum trigger recursion depth is 1000." in quotes
+    # An item is never a fragment of a split paragraph: its first sentence is quotable too.
+    assert any(q.startswith("Maximum Depth Of Trigger Recursion SQLite limits") for q in quotes)
+    # A sentence that names its subject by pointing back ("this limit") is quoted with the one before it.
+    limit = readable(
+        "The SQLITE_MAX_FUNCTION_ARG parameter determines the maximum number of parameters that can be "
+        "passed to an SQL function. The default value of this limit is 100. SQLite should work with "
+        "functions that have thousands of parameters."
+    )
+    quotes = [limit.text[w.start : w.end] for w in windows(limit)]
+    assert not any(q.startswith("The default value of this limit") for q in quotes)
+    assert any(q.startswith("The SQLITE_MAX_FUNCTION_ARG") and q.endswith("is 100.") for q in quotes)
+
+
+def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
+    # Apache's HTTP/2 guide: the directive is the end of the sentence, set as a code block.
+    passage = readable(
+        "The second directive you need to add to your server configuration is\n\n"
+        "```\nProtocols h2 http/1.1\n```\n\n"
+        "This allows h2, the secure variant, to be the preferred protocol on your server connections.\n\n"
+        "8.1. False corruption reports due to database shrinkage\n"
+    )
+    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert any(q.startswith("The second directive") and q.endswith("Protocols h2 http/1.1") for q in quotes)
+    assert not any(q.rstrip().endswith("configuration is") for q in quotes)
+    assert not any(q.startswith("8.1.") for q in quotes)  # a numbered heading left in the text
+
+
+def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> None:
+    def quote(text: str, score: float, doc: str, *, backbone: bool = False) -> Evidence:
+        return Evidence(
+            id=f"E{abs(hash(text)) % 10**8}",
+            chunk_id=f"{doc}-1",
+            document_id=doc,
+            title=doc,
+            quote=text,
+            score=score,
+            backbone=backbone,
+        )
+
+    answer = quote("The default maximum trigger recursion depth is 1000.", 5.4, "limits", backbone=True)
+    longer = quote(
+        "Recursion limit on foreign key actions. The SQLITE_MAX_TRIGGER_DEPTH and SQLITE_LIMIT_TRIGGER_DEPTH "
+        "settings determine the maximum allowable depth of trigger program recursion.",
+        -1.2,
+        "foreignkeys",
+    )
+    # The longer quote shares most of the answer's words but not its value: two claims, the value kept.
+    claims = [claim_of(g).text for g in groups([answer, longer])]
+    assert claims[0] == answer.quote and len(claims) == 2
+    shared = quote(
+        'rc = sqlite3_open("file::memory:?cache=shared", &db); opens a shared in-memory database.', 2, "a"
+    )
+    named = quote(
+        "Two distinct shareable in-memory databases: "
+        'rc = sqlite3_open("file:memdb1?mode=memory&cache=shared", &db); '
+        "opens a named shared in-memory database.",
+        1,
+        "a",
+    )
+    assert len(groups([shared, named])) == 2  # a URI one quote gives is not in the other
+    same = quote("The default maximum trigger recursion depth is 1000 levels.", 1.0, "compile")
+    (group,) = groups([answer, same])  # the same fact from two documents: one claim, two anchors
+    assert claim_of(group).evidence_ids == [answer.id, same.id]

@@ -69,6 +69,10 @@ ALL_WINDOWS = 8
 HITS_PER_DOCUMENT = 2
 
 
+#: Hits of a short question's own search whose best quote is backbone evidence (besides each top document's).
+BACKBONE_HITS = 5
+
+
 #: A backbone quote takes in the sentence after it, in its paragraph, while both fit in this many characters.
 EXTENDED_CHARS = 420
 
@@ -89,6 +93,10 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
     ):
         return window
     return Window(window.start, following.end, "sentence")
+
+
+def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
+    return [*first, *(w for w in more if w not in first)]
 
 
 def cut_windows(passages: Sequence[Passage], readers: Sequence[Readable]) -> list[list[Window]]:
@@ -170,16 +178,16 @@ class Admission:
         budget = int(self.options.windows_per_question * share)
         short = self.judge.shortlist(weights, [r.text for r in readers], cut, budget=budget)
         if question.origin == "query":
-            # The request's own search: every window of each top document's best hit is judged, not the
-            # term weights' shortlist, so that the backbone is each top document's best answer (term weights
-            # pick the sentence that repeats the question's words, not the one that answers it:
-            # docs/BENCHMARKS.md, "Which sentence answers?").
+            # The request's own search: every window of each top document's best hit is judged (its first
+            # ``ALL_WINDOWS``, and the term weights' picks further down a long passage), so that the backbone
+            # is each top document's best answer (term weights pick the sentence that repeats the question's
+            # words, not the one that answers it: docs/BENCHMARKS.md, "Which sentence answers?").
             first: dict[str, int] = {}
             for p in passages:
                 first[p.document_key] = min(p.rank, first.get(p.document_key, p.rank))
             top = self.options.backbone_documents
             short = [
-                cut[k][:ALL_WINDOWS] if p.rank < top or p.rank == first[p.document_key] else s
+                _union(cut[k][:ALL_WINDOWS], s) if p.rank < top or p.rank == first[p.document_key] else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
@@ -258,6 +266,27 @@ class Admission:
             self.extended[item.id] = wider.model_copy(update={"core": item.quote})
         return item
 
+    def _best_of_first_hits(
+        self, items: Sequence[Evidence], passages: Sequence[Passage], floor: float
+    ) -> set[str]:
+        """The best quote of each of a short question's first ``BACKBONE_HITS`` hits (with the chunks around
+        it), when on topic: a search's first page shows a document's second hit too, and the answer is often
+        there (the page's other section that holds the default, the example, the exception)."""
+        rank: dict[str, int] = {}
+        for p in passages:
+            where = p.chunk_id or p.url or ""
+            rank[where] = min(p.rank, rank.get(where, p.rank))
+        out: set[str] = set()
+        done: set[int] = set()
+        for item in items:  # best first
+            at = rank.get(item.chunk_id or item.url or "")
+            if at is None or at >= BACKBONE_HITS or at in done:
+                continue
+            done.add(at)
+            if item.score >= floor:
+                out.add(item.id)
+        return out
+
     def admit(
         self,
         question: Question,
@@ -311,6 +340,8 @@ class Admission:
                     seen.add(key)
                     if item.score >= floor:
                         backbone.add(item.id)
+            if not self.long and not found_only:
+                backbone |= self._best_of_first_hits(items, passages, floor)
         per_passage: dict[str, int] = {}
         new: list[Evidence] = []
         for item in items:

@@ -8,9 +8,11 @@ construction. The pieces that may be quoted (*windows*):
   there, and the one after it when it is too short to stand alone;
 - a sentence that introduces what follows with a colon, together with what follows: the list items, table
   rows or code lines of the next blocks, even when they stand in the next chunk (a list intro alone says
-  nothing);
+  nothing); likewise a paragraph's last sentence that stops without a stop and goes on in a code block;
 - a list item, a table row, a small table whole (a manual's key-value table of a directive), a quoted
-  paragraph.
+  paragraph; an item or quoted paragraph too long to quote whole (a manual whose numbered sections are list
+  items) is read as a paragraph, sentence by sentence, so that its last sentences (often the value: "The
+  default maximum trigger recursion depth is 1000.") are quotable too.
 
 Never quoted: headings, bare code, pointers ("For more information see Chapter 70.", "isolation levels are
 described in Table 13.1."), fragments a chunk boundary cut (a sentence that starts in lower case at the
@@ -48,7 +50,9 @@ _BACK_REFERENCE = re.compile(
     r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|however|thus|therefore|hence|also|"
     r"moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
-    r"for\s+this\s+reason|in\s+that\s+case|conversely)\b",
+    r"for\s+this\s+reason|in\s+that\s+case|conversely)\b"
+    # ... or names its subject by pointing back: "The default value of this limit is 100."
+    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]",
     re.I,
 )
 _POINTER = re.compile(
@@ -143,7 +147,9 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             break  # the next chunk only lends what a colon introduces
         if block.kind in ("heading", "code"):
             continue
-        if block.kind in ("item", "row", "quote"):
+        if block.kind in ("item", "row", "quote") and not (
+            block.kind != "row" and block.end - block.start > MAX_QUOTE_CHARS
+        ):
             # A table's first row is quotable too: in the key-value tables of manuals ("Default: |
             # KeepAliveTimeout 5") it is data; a header row that says nothing scores low anyway.
             out.append(Window(block.start, block.end, block.kind))
@@ -155,7 +161,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
         spans = _sentences(text, block.start, block.end)
         last_block = all(b.start >= own_end for b in blocks[k + 1 :])
         cut = [
-            (i == 0 and ((split_start and k == 0) or text[s:e][:1].islower()))
+            (i == 0 and ((split_start and k == 0 and block.kind != "item") or text[s:e][:1].islower()))
             or (
                 i == len(spans) - 1
                 and last_block
@@ -168,7 +174,9 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             sentence = text[s:e]
             if cut[i]:
                 continue  # a fragment the chunk boundary cut off
-            if sentence.rstrip().endswith(":"):
+            if sentence.rstrip().endswith(":") or (
+                i == len(spans) - 1 and _runs_into_code(sentence, blocks, k)
+            ):
                 follow_end = _follow(blocks, k)
                 if follow_end is not None:
                     out.append(Window(s, follow_end, "intro", continues=follow_end > own_end))
@@ -219,6 +227,13 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
     return end
 
 
+def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:
+    """A paragraph whose last sentence stops without a stop and goes on in the code block after it ("the
+    second directive you need to add to your server configuration is" + ``Protocols h2 http/1.1``): the code
+    is the end of the sentence."""
+    return sentence.rstrip()[-1:].isalnum() and k + 1 < len(blocks) and blocks[k + 1].kind == "code"
+
+
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
     """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it."""
     end: int | None = None
@@ -264,9 +279,13 @@ def _worth_quoting(text: str, kind: str) -> bool:
         return False
     if kind == "row" and _labels_only(text):
         return False
+    if kind == "sentence" and _NUMBERED_TITLE.match(text.strip()):
+        return False  # a numbered heading the converter left in the text ("8.1. False corruption reports")
     return not (kind == "sentence" and is_pointer(text))
 
 
+#: A section number, then words, and no stop at the end: a heading, not a sentence.
+_NUMBERED_TITLE = re.compile(r"^(?:\d+\.(?:\d+\.?)*|\d+(?:\.\d+)+)\s+[^.!?:]*[^\s.!?:]$")
 _IDENTIFIER = re.compile(r"[\d_./:()\[\]=<>-]|[a-z][A-Z]")
 
 

@@ -124,7 +124,9 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             continue
         for group in out:
             head = group.items[0]
-            if _same(terms, group.terms) and _same_numbers(core, head.core or head.quote):
+            if _within(item.quote, head.quote) or (
+                _same(terms, group.terms) and _nothing_more(core, head.core or head.quote)
+            ):
                 group.items.append(item)
                 if item.document_key not in group.documents:
                     group.documents.add(item.document_key)
@@ -134,6 +136,11 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
             out.append(Group([item], terms, weight, {item.document_key}))
     return out
+
+
+def _within(quote: str, other: str) -> bool:
+    """A quote that stands whole in another (the sentence a backbone quote took in after its own): said."""
+    return " ".join(quote.split()) in " ".join(other.split())
 
 
 def _inside(a: Evidence, b: Evidence) -> bool:
@@ -148,9 +155,24 @@ def _same(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) >= DUPLICATE_SHARE * min(len(a), len(b))
 
 
-def _same_numbers(a: str, b: str) -> bool:
-    na, nb = numbers(a), numbers(b)
-    return na <= nb or nb <= na
+def _nothing_more(a: str, b: str) -> bool:
+    """Whether the quote with fewer content words says nothing the other does not: its numbers and its names
+    in code are all in the other. "The default maximum trigger recursion depth is 1000." is not said by a
+    longer quote about the same limit without the 1000; a URI of one quote is not in the other's."""
+    short, long = (a, b) if len(term_set(a)) <= len(term_set(b)) else (b, a)
+    return numbers(short) <= numbers(long) and _code_names(short) <= _code_names(long)
+
+
+def _code_names(text: str) -> set[str]:
+    """Names written as code (``file::memory:?cache=shared``, ``SQLITE_MAX_LENGTH``, ``keepdb``): a token with
+    an underscore, a colon, an equals sign, a dot or a capital inside it, or a double dash before it."""
+    found = {m.group(0).casefold().rstrip(".,;:") for m in _CODE_TOKEN.finditer(text)}
+    return {t for t in found if not _NOT_CODE.fullmatch(t)}
+
+
+#: Abbreviations ("e.g", "i.e") and numbers ("2.5": compared as numbers) are no names.
+_NOT_CODE = re.compile(r"(?:[a-z]\.)+[a-z]?|[\d.,]+")
+_CODE_TOKEN = re.compile(r"(?<!\S)(?:--?\w[\w-]*|\S*\w[_:=./][\w:=?&./-]*\w|\w*[a-z][A-Z]\w*)")
 
 
 def _newest_first(evidence: Evidence) -> str:
