@@ -5,7 +5,9 @@ No fixed number of documents: a report cites every document that carries distinc
 per section by the sections themselves. What enters routing is the pinned evidence, the backbone (the best
 quote of each top document of the request's own searches) and the rest by how well it answers its question,
 up to ``max_cited`` pieces. Evidence found for a section's question or a lead has not been judged against the
-request itself; for the summary ("the most direct answers first") it is, here, once.
+request itself; for the summary ("the most direct answers first") it is, here, once. The backbone is cited
+beside the best answers, never instead of them (a top document whose best quote scores far below an answer
+found for one of the request's asks is no reason to drop that answer).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sleuth.agent.research.sources import EvidenceSource
 
 #: Cross-encoder scores of (question, texts).
 Judge = Callable[[str, list[str]], list[float]]
-#: Evidence that enters routing at most (pinned and backbone evidence always do).
+#: Evidence that enters routing at most besides the pinned and backbone evidence (which always does).
 MAX_CITED = 24
 #: Asks of a long request that directness is judged against at most (the first ones).
 MAX_ASKS = 4
@@ -55,7 +57,7 @@ class Citation:
         live = [e for e in items if not e.dropped]
         must = [e for e in live if e.pinned or e.backbone]
         rest = sorted((e for e in live if not (e.pinned or e.backbone)), key=lambda e: -e.score)
-        chosen = [*must, *rest[: max(0, limit - len(must))]]
+        chosen = [*must, *rest[:limit]]  # the backbone never takes an answer's place
         return self.directness(chosen)
 
     def directness(self, items: list[Evidence]) -> list[Evidence]:

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.research.text import named_things, numbers, term_set, words
 
 _CLAIM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
@@ -85,7 +86,9 @@ def guard_claims(
             counts["unanchored"] += 1
             continue
         quotes = [evidence[i].quote for i in known]
-        text = _supported_part(claim.text, quotes, counts)
+        # A quote as a claim reads on one line (``one_line``: a code block's lines joined by "; "): the
+        # claim is checked against that rendering too, or a docstring's quotes would seem its own.
+        text = _supported_part(claim.text, [*quotes, *map(one_line, quotes)], counts)
         if text is None:
             continue
         if _filler(text, quotes):

@@ -3,9 +3,9 @@
 Per findings section: the evidence routed to it, best first (pinned first of all, then the backbone of the
 request's own search, then by how well each quote answers its question), near-duplicates merged into one
 claim that cites them all (the same fact in two documents is one claim with two anchors), distinct documents
-before second quotes from one document, at most ``max_claims`` claims, raised to hold every piece of backbone
-evidence (a report never knows less than a search). Numbers that disagree across documents about the same
-thing become a conflict claim citing both sides.
+before second quotes from one document: every piece of backbone evidence (a report never knows less than a
+search) and ``max_claims`` claims besides, shown by how well each answers. Numbers that disagree across
+documents about the same thing become a conflict claim citing both sides.
 
 Summary sections are written once, last, from what the findings sections say (``summarize``): the most
 direct answers to the request first, then the evidence no findings section took.
@@ -52,8 +52,11 @@ class Group:
 
     items: list[Evidence]
     terms: frozenset[str]
+    #: What the group is chosen by (pinned and backbone groups first).
     score: float
     documents: set[str] = field(default_factory=set)
+    #: How well it answers (the best quote's judge score, raised by corroboration): what it is shown by.
+    weight: float = 0.0
 
     @property
     def ids(self) -> list[str]:
@@ -92,7 +95,7 @@ def summarize(
     every piece of backbone evidence that is cited nowhere else."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
-    first = [claim_of(g) for g in select(homeless, max(section.max_claims, must))]
+    first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
     have = {i for c in first for i in c.evidence_ids}
     pool = [
         c
@@ -131,10 +134,11 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                 if item.document_key not in group.documents:
                     group.documents.add(item.document_key)
                     group.score *= CORROBORATION  # said by another document too: it weighs more
+                    group.weight += abs(group.weight) * (CORROBORATION - 1)
                 break
         else:
             weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
-            out.append(Group([item], terms, weight, {item.document_key}))
+            out.append(Group([item], terms, weight, {item.document_key}, weight=_weight(item)))
     return out
 
 
@@ -182,22 +186,24 @@ def _newest_first(evidence: Evidence) -> str:
 
 
 def select(candidates: list[Group], limit: int) -> list[Group]:
-    """Best groups, one per document first (several documents say more than one document twice); at most
-    ``limit``, and every pinned or backbone group whatever the limit."""
+    """Every pinned or backbone group, and the ``limit`` best of the others, one per document first (several
+    documents say more than one document twice); backbone evidence never takes an answer's place (the
+    search's top documents are cited beside the answers, not instead of them).
+
+    Shown pinned first, then by how well each answers: a top document the search ranked high but whose best
+    quote barely touches the question stands below the answers."""
     ordered = sorted(candidates, key=lambda g: -g.score)
+    kept = [g for g in ordered if g.backbone or any(e.pinned for e in g.items)]
+    rest = [g for g in ordered if g not in kept]
     picked: list[Group] = []
     seen: set[str] = set()
-    for group in ordered:
+    for group in rest:
         if not group.documents & seen:
             picked.append(group)
             seen |= group.documents
-    for group in ordered:
-        if group not in picked:
-            picked.append(group)
-    kept = [g for g in picked if g.backbone or any(e.pinned for e in g.items)]
-    rest = [g for g in picked if g not in kept]
-    chosen = [*kept, *rest[: max(0, limit - len(kept))]]
-    return sorted(chosen, key=picked.index)
+    picked += [g for g in rest if g not in picked]
+    chosen = [*kept, *picked[:limit]]
+    return sorted(chosen, key=lambda g: (not any(e.pinned for e in g.items), -g.weight))
 
 
 def _same_subject(a: str, b: str) -> bool:
