@@ -7,6 +7,7 @@ and has no claims; ``supported`` means at least ``min_evidence`` distinct pieces
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
@@ -94,7 +95,7 @@ def render_markdown(report: Report) -> str:
     its line per section), claims with numbered citations, the numbered evidence, the sources."""
     numbers = {e.id: n for n, e in enumerate(report.evidence, 1)}
     out = [
-        f"# {report.query}",
+        *_heading(report.query),
         "",
         f"*Template: {report.template} · run {report.run_id} · {report.created_at}*",
         "",
@@ -126,6 +127,24 @@ def render_markdown(report: Report) -> str:
         cites = ", ".join(str(numbers[i]) for i in source.evidence_ids if i in numbers)
         out.append(f"- {title}{date} ({where}) [{cites}]")
     return "\n".join(out) + "\n"
+
+
+#: A request longer than this (or of several lines) is not a title: the heading is its start, and the whole
+#: request follows as a quotation.
+TITLE_CHARS = 120
+
+
+def _heading(query: str) -> list[str]:
+    """The report's title: the request when it is a question's length; otherwise its first sentence (cut at
+    a word), with the whole request quoted under it (a ticket of three paragraphs is no heading)."""
+    one = " ".join(query.split())
+    if len(one) <= TITLE_CHARS and "\n" not in query.strip():
+        return [f"# {one}"]
+    first = re.split(r"(?<=[.!?])\s", one, maxsplit=1)[0]
+    if len(first) > TITLE_CHARS:
+        first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
+    quoted = [f"> {line}".rstrip() for line in query.strip().splitlines()]
+    return [f"# {first}", "", *quoted]
 
 
 def citation(e: EvidenceRecord) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
+from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.research.text import measures, named_things, numbers, sentence_spans, years
 
 SOURCE = (
@@ -108,3 +109,24 @@ def test_text_helpers() -> None:
         "He left early.",
         "The U.S. team won.",
     ]
+
+
+def test_a_quote_of_code_survives_as_its_own_one_line_claim() -> None:
+    # Django's multi-db page: a sentence introducing a router class whose docstrings hold quotes. The claim is
+    # the quote on one line (lines joined by "; "), and the quotes it seems to hold are the source's own.
+    code = (
+        "And we also want a router that sends all other apps to the primary/replica configuration:\n\n"
+        "class PrimaryReplicaRouter:\n"
+        "    def db_for_read(self, model, **hints):\n"
+        '        """\n        Reads go to a randomly-chosen replica.\n        """\n'
+        "        return random.choice(['replica1', 'replica2'])\n"
+        "    def db_for_write(self, model, **hints):\n"
+        '        """\n        Writes always go to primary.\n        """\n'
+        "        return 'primary'"
+    )
+    evidence = {"E1": Evidence(id="E1", quote=code, document_id="multi-db", chunk_id="c1")}
+    counts = GuardCounts()
+    claim = Claim(text=one_line(code), evidence_ids=["E1"])
+    assert guard_claims([claim], evidence, counts) == [claim] and not counts
+    invented = Claim(text='The router says "Reads go to the primary."', evidence_ids=["E1"])
+    assert guard_claims([invented], evidence, counts) == [] and counts["unsupported_terms"] == 1
