@@ -51,6 +51,9 @@ class Block:
     start: int
     end: int
     kind: str
+    #: How far a list item is indented in the source (a nested item, such as a term's description in a
+    #: definition list, is indented under its term); 0 for any other block.
+    depth: int = 0
 
 
 @dataclass
@@ -84,12 +87,12 @@ class _Builder:
         self.chars.extend(text)
         self.offsets.extend([source] * len(text))
 
-    def block(self, start: int, kind: str) -> None:
+    def block(self, start: int, kind: str, depth: int = 0) -> None:
         end = len(self.chars)
         while end > start and self.chars[end - 1].isspace():
             end -= 1
         if end > start:
-            self.blocks.append(Block(start, end, kind))
+            self.blocks.append(Block(start, end, kind, depth))
 
     def separate(self, source: int, paragraph: bool) -> None:
         if not self.chars:
@@ -185,12 +188,14 @@ def visible_text(markdown: str) -> Visible:
     in_code = False
     block_start = 0
     block_kind = ""
+    block_depth = 0
 
     def close() -> None:
-        nonlocal block_kind
+        nonlocal block_kind, block_depth
         if block_kind:
-            out.block(block_start, block_kind)
+            out.block(block_start, block_kind, block_depth)
         block_kind = ""
+        block_depth = 0
 
     def open_block(kind: str, source: int, paragraph: bool = True) -> None:
         nonlocal block_start, block_kind
@@ -240,6 +245,7 @@ def visible_text(markdown: str) -> Visible:
             marker = bullet or ordered
             assert marker is not None
             open_block("item", start, paragraph=block_kind not in ("item", "paragraph"))
+            block_depth = len(line) - len(line.lstrip())
             out.add("• " if bullet else f"{marker.group(2)} ", start + marker.start(2))
             block_start = len(out.chars)  # the item is its text; the marker only shows where it starts
             _inline(out, line[marker.end() :], start + marker.end())

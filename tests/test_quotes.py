@@ -168,9 +168,17 @@ def test_tables_quote_as_they_read() -> None:
     assert "Syntax: | DeflateAlterETag AddSuffix|NoChange & more" in quotes  # character references read
     assert "Flag | String | Description" not in quotes  # a header row of labels answers nothing alone
     assert "[QSA] | Query string append | Append original query string to substitution" in quotes
-    items = readable("- ***username***\n    - The username to create or update in *passwdfile* .\n")
-    assert [items.text[w.start : w.end] for w in windows(items)] == [
-        "The username to create or update in passwdfile ."
+    # A term and the description indented under it (htpasswd's options; Apache's module index, a definition
+    # list) are one quote: the description alone names nothing, the term alone says nothing.
+    items = readable(
+        "- ***username***\n    - The username to create or update in *passwdfile* .\n"
+        "- [mod_ratelimit](mod_ratelimit.html)\n    - Bandwidth Rate Limiting for Clients\n"
+        "- Peer authentication\n- Ident authentication, which needs an ident server.\n"
+    )
+    assert [one_line(items.text[w.start : w.end]) for w in windows(items)] == [
+        "username — The username to create or update in passwdfile .",
+        "mod_ratelimit — Bandwidth Rate Limiting for Clients",
+        "Ident authentication, which needs an ident server.",
     ]
 
 

@@ -152,6 +152,13 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
         ):
             # A table's first row is quotable too: in the key-value tables of manuals ("Default: |
             # KeepAliveTimeout 5") it is data; a header row that says nothing scores low anyway.
+            if _is_term(text, blocks, k):
+                # A term and its description indented under it (a definition list: "mod_ratelimit" /
+                # "Bandwidth Rate Limiting for Clients") are one quote: the description alone names nothing.
+                out.append(Window(block.start, blocks[k + 1].end, "item"))
+                continue
+            if k > 0 and _is_term(text, blocks, k - 1):
+                continue
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
@@ -225,6 +232,22 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
             break
         end = block.end
     return end
+
+
+def _is_term(text: str, blocks: Sequence[Block], k: int) -> bool:
+    """An item of a few words with no stop, followed by a longer item indented under it: a defined term."""
+    block = blocks[k]
+    if block.kind != "item" or k + 1 >= len(blocks):
+        return False
+    nested = blocks[k + 1]
+    term = text[block.start : block.end]
+    return (
+        nested.kind == "item"
+        and nested.depth > block.depth
+        and len(words(term)) <= 4
+        and term.rstrip()[-1:] not in ".!?:;,"
+        and nested.end - block.start <= MAX_QUOTE_CHARS
+    )
 
 
 def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:

@@ -34,6 +34,8 @@ DUPLICATE_SHARE = 0.75
 #: Two quotes from different documents about the same thing: this many shared content words, and half of
 #: the shorter quote's words.
 CONFLICT_SHARED = 3
+#: What a document's quote loses (cross-encoder logits) for each quote of that document already chosen.
+DOCUMENT_REPEAT = 2.0
 #: Each further document stating a fact multiplies its weight by this.
 CORROBORATION = 1.15
 
@@ -186,9 +188,10 @@ def _newest_first(evidence: Evidence) -> str:
 
 
 def select(candidates: list[Group], limit: int) -> list[Group]:
-    """Every pinned or backbone group, and the ``limit`` best of the others, one per document first (several
-    documents say more than one document twice); backbone evidence never takes an answer's place (the
-    search's top documents are cited beside the answers, not instead of them).
+    """Every pinned or backbone group, and the ``limit`` best of the others, each document's later quotes
+    counting for less (several documents say more than one document twice, but a document's second answer
+    is worth more than another's quote that barely touches the question); backbone evidence never takes an
+    answer's place (the search's top documents are cited beside the answers, not instead of them).
 
     Shown pinned first, then by how well each answers: a top document the search ranked high but whose best
     quote barely touches the question stands below the answers."""
@@ -196,13 +199,16 @@ def select(candidates: list[Group], limit: int) -> list[Group]:
     kept = [g for g in ordered if g.backbone or any(e.pinned for e in g.items)]
     rest = [g for g in ordered if g not in kept]
     picked: list[Group] = []
-    seen: set[str] = set()
-    for group in rest:
-        if not group.documents & seen:
-            picked.append(group)
-            seen |= group.documents
-    picked += [g for g in rest if g not in picked]
-    chosen = [*kept, *picked[:limit]]
+    said: dict[str, int] = {}
+    while rest and len(picked) < limit:
+        # A document's next quote counts for less by each it already gave: another document's answer comes
+        # first when about as good, a far better second answer of one document still does.
+        best = max(rest, key=lambda g: g.score - DOCUMENT_REPEAT * max(said.get(d, 0) for d in g.documents))
+        rest.remove(best)
+        picked.append(best)
+        for d in best.documents:
+            said[d] = said.get(d, 0) + 1
+    chosen = [*kept, *picked]
     return sorted(chosen, key=lambda g: (not any(e.pinned for e in g.items), -g.weight))
 
 
@@ -234,9 +240,9 @@ def one_line(quote: str) -> str:
     joined = lines[0] if lines else ""
     for k, line in enumerate(lines[1:]):
         if k == 0 and " | " not in joined and not joined.endswith((".", ":", ";", ",", "!", "?")):
-            joined += (
-                " — " + line
-            )  # the heading a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...")
+            # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
+            # "mod_ratelimit — Bandwidth Rate Limiting for Clients").
+            joined += " — " + line.removeprefix("• ")
         else:
             joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
     return joined
