@@ -347,6 +347,22 @@ def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> No
         "a",
     )
     assert len(groups([shared, named])) == 2  # a URI one quote gives is not in the other
+    # A quote standing whole in a longer one of the group (the sentence a backbone quote took in after its
+    # own) is that claim, whichever came first.
+    core = quote("Enforcement of foreign key constraints is normally off by default.", 3.0, "compile")
+    wider = quote(
+        "Each connection can turn enforcement on and off at run-time using the foreign_keys pragma. "
+        "Enforcement of foreign key constraints is normally off by default.",
+        1.0,
+        "compile",
+    ).model_copy(
+        update={
+            "core": "Each connection can turn enforcement on and off at run-time using the foreign_keys "
+            "pragma."
+        }
+    )
+    (group,) = groups([core, wider])
+    assert claim_of(group).text == wider.quote
     same = quote("The default maximum trigger recursion depth is 1000 levels.", 1.0, "compile")
     (group,) = groups([answer, same])  # the same fact from two documents: one claim, two anchors
     assert claim_of(group).evidence_ids == [answer.id, same.id]

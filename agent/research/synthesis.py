@@ -129,7 +129,7 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             continue
         for group in out:
             head = group.items[0]
-            if _within(item.quote, head.quote) or (
+            if any(_within(item.quote, o.quote) or _within(o.quote, item.quote) for o in group.items) or (
                 _same(terms, group.terms) and _nothing_more(core, head.core or head.quote)
             ):
                 group.items.append(item)
@@ -145,7 +145,8 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
 
 
 def _within(quote: str, other: str) -> bool:
-    """A quote that stands whole in another (the sentence a backbone quote took in after its own): said."""
+    """A quote that stands whole in another (the sentence a backbone quote took in after its own, or the one
+    before it that a sentence pointing back took along): one claim, the longer quote its text."""
     return " ".join(quote.split()) in " ".join(other.split())
 
 
