@@ -112,7 +112,8 @@ class _Builder:
 
 
 def _inline(out: _Builder, line: str, base: int) -> None:
-    """One line's inline markup rendered: links to their text, escapes to their character, markers dropped."""
+    """One line's inline markup rendered: links to their text (a footnote's mark to nothing), escapes to
+    their character, markers dropped."""
     pos = 0
     for m in _INLINE.finditer(line):
         if m.start() > pos:
@@ -123,7 +124,8 @@ def _inline(out: _Builder, line: str, base: int) -> None:
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
         elif kind == "link":
-            _inline(out, m.group("link_text"), base + m.start("link_text"))
+            if not _footnote_mark(m):
+                _inline(out, m.group("link_text"), base + m.start("link_text"))
         elif kind == "auto":
             out.put(m.group("auto_url"), base + m.start("auto_url"))
         elif kind == "entity":
@@ -148,6 +150,17 @@ def _code(out: _Builder, text: str, base: int) -> None:
         out.add(html.unescape(m.group(0)), base + m.start())
         pos = m.end()
     out.put(text[pos:], base + pos)
+
+
+#: A footnote's mark: a bracketed number or letter ("[11]", "[a]") linking within the page.
+_FOOTNOTE_TEXT = re.compile(r"\[(?:\d{1,3}|[a-z])\]")
+
+
+def _footnote_mark(m: re.Match[str]) -> bool:
+    """A link that is a footnote's mark (DocBook's ``[[11]](#ftn.idm1938)``): the page shows it as a
+    superscript the sentence does not say, so a quote would carry "resolution [11] ." for nothing."""
+    target = m.group("link")[len(m.group("link_text")) + 2 :]
+    return target.startswith("(#") and _FOOTNOTE_TEXT.fullmatch(m.group("link_text")) is not None
 
 
 def _first(m: re.Match[str]) -> str:

@@ -366,3 +366,11 @@ def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> No
     same = quote("The default maximum trigger recursion depth is 1000 levels.", 1.0, "compile")
     (group,) = groups([answer, same])  # the same fact from two documents: one claim, two anchors
     assert claim_of(group).evidence_ids == [answer.id, same.id]
+
+
+def test_a_footnote_mark_is_not_visible_text() -> None:
+    # DocBook manuals (Debian's aptitude guide) mark footnotes by a bracketed number linking within the page.
+    v = visible_text("invoked even after immediate resolution [[11]](#ftn.idm1938) . It can resolve more.")
+    assert "[11]" not in v.text and v.text.startswith("invoked even after immediate resolution")
+    kept = visible_text("See [RFC 9110](#rfc) and [[2]](https://example.org/2).").text
+    assert kept == "See RFC 9110 and [2]."  # a named link, and a mark pointing out of the page, stay
