@@ -9,7 +9,7 @@ from __future__ import annotations
 from sleuth.agent.research.admission import Admission, extended
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
-from sleuth.agent.research.plan import ExtractivePlanner, section_questions, topic
+from sleuth.agent.research.plan import ExtractivePlanner, Question, section_questions, topic
 from sleuth.agent.research.quotes import QuoteJudge, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
@@ -374,3 +374,31 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     assert "[11]" not in v.text and v.text.startswith("invoked even after immediate resolution")
     kept = visible_text("See [RFC 9110](#rfc) and [[2]](https://example.org/2).").text
     assert kept == "See RFC 9110 and [2]."  # a named link, and a mark pointing out of the page, stay
+
+
+def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
+    # SQLite's limits page is the search's first hit twice: its second section holds the answer the judge
+    # scores under the answer floor (a value, said in other words than the question). A search's first page
+    # shows it, so the report cites it too; a hit further down does not get the same right.
+    def passage(doc: str, rank: int) -> Passage:
+        return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
+
+    def item(doc: str, rank: int, score: float) -> Evidence:
+        return Evidence(
+            id=f"E{doc}{rank}",
+            chunk_id=f"{doc}-{rank}",
+            document_id=doc,
+            title=doc,
+            quote=f"{doc} {rank}.",
+            score=score,
+        )
+
+    passages = [passage("limits", 0), passage("limits", 1), passage("pragma", 2), passage("limits", 7)]
+    items = [item("limits", 0, 5.0), item("pragma", 2, 1.0), item("limits", 1, -2.5), item("limits", 7, -2.5)]
+    question = Question(
+        id="q1", text="How deep can triggers recurse by default?", sections=[], origin="query"
+    )
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
+    assert kept == {"Elimits0": True, "Epragma2": True, "Elimits1": True}
