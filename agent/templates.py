@@ -61,6 +61,12 @@ class SectionSpec(BaseModel):
         description="The findings section that takes on-topic evidence no other section's purpose claims "
         "(at most one per template; without one, such evidence stays with the summary).",
     )
+    overflow: str | None = Field(
+        None,
+        description="A findings section that takes this section's claims beyond max_claims, the ones that "
+        "answer least (a brief's key findings spill into its supporting details): backbone evidence is "
+        "always cited, and this keeps the section it lands in to its best claims.",
+    )
     fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
 
     @field_validator("id")
@@ -110,6 +116,12 @@ class Template(BaseModel):
         defaults = [s.id for s in value if s.default]
         if len(defaults) > 1 or any(s.default and s.kind == "summary" for s in value):
             raise ValueError(f"at most one findings section may be the default (here: {defaults})")
+        findings = {s.id for s in value if s.kind == "findings"}
+        for s in value:
+            if s.overflow is not None and (
+                s.overflow not in findings or s.overflow == s.id or s.kind != "findings"
+            ):
+                raise ValueError(f"{s.id}: overflow must name another findings section (not {s.overflow!r})")
         return value
 
     def section(self, section_id: str) -> SectionSpec:

@@ -365,6 +365,10 @@ def test_a_long_request_knows_at_least_what_its_search_shows(sample: Path) -> No
     # Each claim in one findings section only.
     findings = [c["text"] for s in report["sections"] if s["id"] != "answer" for c in s["claims"]]
     assert len(findings) == len(set(findings))
+    # The key findings keep their best eight (brief.yaml: overflow: details); the rest are details.
+    sections = {s["id"]: s for s in report["sections"]}
+    assert len([c for c in sections["key_findings"]["claims"] if c["kind"] == "finding"]) <= 8
+    assert len(findings) <= 8 or sections["details"]["claims"]
 
     empty = research(LONG_OFF_TOPIC)
     assert not any(s["claims"] for s in empty["sections"])

@@ -82,6 +82,11 @@ def test_a_user_folder_overrides_and_bad_files_are_named(tmp_path: Path) -> None
         TemplateError, match=r"unknown template 'nope' \(known: brief, dupes, investment_memo"
     ):
         library.load("nope")
+    (tmp_path / "spill.yaml").write_text(
+        "title: Spill\nsections:\n  - {id: a, title: A, description: x, overflow: nowhere}\n"
+    )
+    with pytest.raises(TemplateError, match=r"spill.yaml: .*a: overflow must name another findings section"):
+        library.load("spill")
     (tmp_path / "bad.yaml").write_text("title: [unclosed\n")
     with pytest.raises(TemplateError, match=r"bad\.yaml: cannot read it at line"):
         load_template(tmp_path / "bad.yaml")

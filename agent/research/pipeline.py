@@ -195,6 +195,14 @@ class ResearchRun:
                 before = drafts.get(spec.id, [])
                 findings[spec.id] = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(findings[spec.id])
+        for spec in self.template.sections:
+            own = [c for c in findings.get(spec.id, []) if c.kind == "finding"]
+            if spec.overflow is not None and len(own) > spec.max_claims:
+                # Claims are best first: the section keeps its best (and its conflicts), the section named
+                # takes the rest, after its own.
+                spill = own[spec.max_claims :]
+                findings[spec.id] = [c for c in findings[spec.id] if c not in spill]
+                findings[spec.overflow] = [*findings.get(spec.overflow, []), *spill]
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)
         written: list[Written] = []
