@@ -29,7 +29,9 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+])\s+")
 _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: A comment, and an image Docling left as its label and a placeholder ("[Important]  <!-- image -->": a
+#: manual's admonition icon), which the page shows as a picture, not as words.
+_COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?-->", re.S)
 #: Inline markup, tried in this order at each position.
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_text>.+?)(?P=ticks))"

@@ -374,6 +374,9 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     assert "[11]" not in v.text and v.text.startswith("invoked even after immediate resolution")
     kept = visible_text("See [RFC 9110](#rfc) and [[2]](https://example.org/2).").text
     assert kept == "See RFC 9110 and [2]."  # a named link, and a mark pointing out of the page, stay
+    # An admonition's icon, as Docling leaves it (its label and an image placeholder), is no text either.
+    row = visible_text("| [Important]  <!-- image -->   | If you do not resolve them, aptitude will act. |")
+    assert row.text == "If you do not resolve them, aptitude will act."
 
 
 def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
