@@ -94,6 +94,12 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
     short = understand("How does WAL ensure durability?")
     assert short.asks == ["How does WAL ensure durability?"] and not short.long
     assert short.subject == "WAL durability"
+    # An abbreviation ends no sentence: a FanOutQA question was read as a three-sentence request.
+    senators = understand(
+        "Name the U.S. Senators who represent the states in the Pacific region, as defined by the U.S. "
+        "Census Bureau."
+    )
+    assert not senators.long and len(senators.asks) == 1
     ticket = understand(
         "Hi team,\n\nWe run a regional newspaper's CMS on Django 3.2 behind nginx. After moving to a new "
         "server all our CSS is gone and uploaded photos return 404. We must not turn DEBUG on in production. "

@@ -39,7 +39,8 @@ MAX_QUOTE_CHARS = 600
 #: What a colon may bring along: at most this many characters of the blocks after it.
 MAX_FOLLOW_CHARS = 420
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
-_ABBREVIATION = re.compile(
+#: A sentence that seems to end on an abbreviation ("e.g.", "U.S.", "Dr.") goes on.
+ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
@@ -119,7 +120,7 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cursor = start
     for m in _SENTENCE_END.finditer(text, start, end):
         candidate = text[cursor : m.start()].rstrip()
-        if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
+        if ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
             continue
         out.append((cursor, cursor + len(candidate)))
         cursor = m.end()

@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from sleuth.agent.research.quotes import ABBREVIATION as _ABBREVIATION
 from sleuth.agent.research.text import content_terms, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
@@ -90,7 +91,13 @@ class Request:
 
 
 def sentences(text: str) -> list[str]:
-    parts = [" ".join(p.split()) for p in _SENTENCE.split(text.strip())]
+    parts: list[str] = []
+    for piece in _SENTENCE.split(text.strip()):
+        part = " ".join(piece.split())
+        if parts and _ABBREVIATION.search(parts[-1]) and part:
+            parts[-1] = f"{parts[-1]} {part}"  # "Name the U.S. Senators ..." is one sentence
+        else:
+            parts.append(part)
     return [p.strip(" -*•") for p in parts if p and len(words(p)) >= 1]
 
 

@@ -139,9 +139,10 @@ class CorpusSource:
             h for q, hits in zip(questions, found, strict=True) if q.origin not in _LEADS for h in hits[:3]
         ]
         expanded = {h.chunk_id: h.neighbours for h in self.searcher.with_neighbours(tops, 1)}
-        closeness = self._closeness(questions, vectors, filters)
+        dense = self._dense(questions, vectors, filters)
         out: list[list[Passage]] = []
-        for hits, close in zip(found, closeness, strict=True):
+        for hits, nearest in zip(found, dense, strict=True):
+            close = {h.chunk_id: h.score for h in nearest}
             passages: list[Passage] = []
             seen: set[str] = set()
             for rank, hit in enumerate(hits):
@@ -149,23 +150,27 @@ class CorpusSource:
                     if item.chunk_id not in seen:
                         seen.add(item.chunk_id)
                         passages.append(hit_passage(item, rank, hit.score, close.get(item.chunk_id)))
+            if nearest and nearest[0].chunk_id not in seen:
+                # The passage closest in meaning, where fusion ranked it out of the hits: how close the
+                # request's search came to its topic is measured on it (and it is read like any hit).
+                passages.append(hit_passage(nearest[0], len(hits), nearest[0].score, nearest[0].score))
             out.append(passages)
         return out
 
-    def _closeness(
+    def _dense(
         self, questions: Sequence[Question], vectors: Sequence[QueryVectors], filters: Sequence[SearchFilters]
-    ) -> list[dict[str, float]]:
-        """Cosine of the request as written and each of its dense search's hits, by chunk id (fused scores
+    ) -> list[list[SearchHit]]:
+        """The dense search's hits of the request as written, with their cosines as scores (fused scores
         rank but do not say how close the closest passage is: this does, on one absolute scale)."""
         mine = [i for i, q in enumerate(questions) if q.origin == "query"]
-        out: list[dict[str, float]] = [{} for _ in questions]
+        out: list[list[SearchHit]] = [[] for _ in questions]
         if not mine:
             return out
         batch = self.searcher.search_vectors(
             [vectors[i] for i in mine], k=QUERY_HITS, mode="dense", filters=[filters[i] for i in mine]
         )
         for i, hits in zip(mine, batch, strict=True):
-            out[i] = {h.chunk_id: h.score for h in hits}
+            out[i] = list(hits)
         return out
 
     def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
