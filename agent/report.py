@@ -7,11 +7,11 @@ and has no claims; ``supported`` means at least ``min_evidence`` distinct pieces
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
+from sleuth.agent.research.request import classify, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
@@ -135,12 +135,14 @@ TITLE_CHARS = 120
 
 
 def _heading(query: str) -> list[str]:
-    """The report's title: the request when it is a question's length; otherwise its first sentence (cut at
-    a word), with the whole request quoted under it (a ticket of three paragraphs is no heading)."""
+    """The report's title: the request when it is a question's length; otherwise its first sentence that is
+    not a greeting or an instruction (cut at a word), with the whole request quoted under it (a ticket of
+    three paragraphs is no heading)."""
     one = " ".join(query.split())
     if len(one) <= TITLE_CHARS and "\n" not in query.strip():
         return [f"# {one}"]
-    first = re.split(r"(?<=[.!?])\s", one, maxsplit=1)[0]
+    said = [t for t in sentences(query) if classify(t) not in ("pleasantry", "instruction")]
+    first = said[0] if said else one
     if len(first) > TITLE_CHARS:
         first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
     quoted = [f"> {line}".rstrip() for line in query.strip().splitlines()]

@@ -116,12 +116,15 @@ class Template(BaseModel):
         defaults = [s.id for s in value if s.default]
         if len(defaults) > 1 or any(s.default and s.kind == "summary" for s in value):
             raise ValueError(f"at most one findings section may be the default (here: {defaults})")
-        findings = {s.id for s in value if s.kind == "findings"}
+        findings = {s.id for s in value if s.kind == "findings" and s.overflow is None}
         for s in value:
             if s.overflow is not None and (
                 s.overflow not in findings or s.overflow == s.id or s.kind != "findings"
             ):
-                raise ValueError(f"{s.id}: overflow must name another findings section (not {s.overflow!r})")
+                raise ValueError(
+                    f"{s.id}: overflow must name another findings section without an overflow of its own "
+                    f"(not {s.overflow!r})"
+                )
         return value
 
     def section(self, section_id: str) -> SectionSpec:

@@ -265,7 +265,8 @@ def visible_text(markdown: str) -> Visible:
             block_start = len(out.chars)  # the item is its text; the marker only shows where it starts
             _inline(out, line[marker.end() :], start + marker.end())
             continue
-        if line.startswith("    ") and block_kind not in ("paragraph", "item"):
+        # Indented code is told by the source line (a masked comment or icon at a line's start is no indent).
+        if markdown[start : start + 4] == "    " and block_kind not in ("paragraph", "item"):
             open_block("code", start, paragraph=block_kind != "code")
             _code(out, line[4:], start + 4)
             continue

@@ -100,6 +100,13 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
         "Census Bureau."
     )
     assert not senators.long and len(senators.asks) == 1
+    # ... but a line break ends a sentence, and so may "etc." or a lone capital.
+    listed = understand(
+        "Our stack:\n- it must support Postgres, MySQL, etc.\n- it must run on ARM servers without a JVM\n\n"
+        "We tried plan B. Which database backends does Django support officially?"
+    )
+    assert "it must run on ARM servers without a JVM" in " | ".join(listed.constraints)
+    assert not any("etc. - it must" in c for c in listed.constraints)
     ticket = understand(
         "Hi team,\n\nWe run a regional newspaper's CMS on Django 3.2 behind nginx. After moving to a new "
         "server all our CSS is gone and uploaded photos return 404. We must not turn DEBUG on in production. "
@@ -383,6 +390,9 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     # An admonition's icon, as Docling leaves it (its label and an image placeholder), is no text either.
     row = visible_text("| [Important]  <!-- image -->   | If you do not resolve them, aptitude will act. |")
     assert row.text == "If you do not resolve them, aptitude will act."
+    # An icon at a line's start is no indent: the sentence after it is a paragraph, not code.
+    note = visible_text("[Warning] <!-- image --> Never run this command as root, whatever it says.")
+    assert [b.kind for b in note.blocks] == ["paragraph"]
 
 
 def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:

@@ -201,7 +201,8 @@ class ResearchRun:
                 # Claims are best first: the section keeps its best (and its conflicts), the section named
                 # takes the rest, after its own.
                 spill = own[spec.max_claims :]
-                findings[spec.id] = [c for c in findings[spec.id] if c not in spill]
+                kept = {id(c) for c in own[: spec.max_claims]}
+                findings[spec.id] = [c for c in findings[spec.id] if c.kind != "finding" or id(c) in kept]
                 findings[spec.overflow] = [*findings.get(spec.overflow, []), *spill]
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)

@@ -39,8 +39,7 @@ MAX_QUOTE_CHARS = 600
 #: What a colon may bring along: at most this many characters of the blocks after it.
 MAX_FOLLOW_CHARS = 420
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
-#: A sentence that seems to end on an abbreviation ("e.g.", "U.S.", "Dr.") goes on.
-ABBREVIATION = re.compile(
+_ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
@@ -120,7 +119,7 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cursor = start
     for m in _SENTENCE_END.finditer(text, start, end):
         candidate = text[cursor : m.start()].rstrip()
-        if ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
+        if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
             continue
         out.append((cursor, cursor + len(candidate)))
         cursor = m.end()
@@ -140,7 +139,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
     blocks = list(passage.visible.blocks)
     if passage.following is not None:
         shift = len(passage.visible.text) + 2
-        blocks += [Block(b.start + shift, b.end + shift, b.kind) for b in passage.following.blocks]
+        blocks += [Block(b.start + shift, b.end + shift, b.kind, b.depth) for b in passage.following.blocks]
     own_end = len(passage.visible.text)
     out: list[Window] = []
     for k, block in enumerate(blocks):
@@ -169,7 +168,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
         spans = _sentences(text, block.start, block.end)
         last_block = all(b.start >= own_end for b in blocks[k + 1 :])
         cut = [
-            (i == 0 and ((split_start and k == 0 and block.kind != "item") or text[s:e][:1].islower()))
+            (i == 0 and block.kind != "item" and ((split_start and k == 0) or text[s:e][:1].islower()))
             or (
                 i == len(spans) - 1
                 and last_block
@@ -309,7 +308,7 @@ def _worth_quoting(text: str, kind: str) -> bool:
 
 
 #: A section number, then words, and no stop at the end: a heading, not a sentence.
-_NUMBERED_TITLE = re.compile(r"^(?:\d+\.(?:\d+\.?)*|\d+(?:\.\d+)+)\s+[^.!?:]*[^\s.!?:]$")
+_NUMBERED_TITLE = re.compile(r"^(?:\d+\.)+\d*\s+[^.!?:]*[^\s.!?:]$")
 _IDENTIFIER = re.compile(r"[\d_./:()\[\]=<>-]|[a-z][A-Z]")
 
 

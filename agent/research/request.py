@@ -25,7 +25,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sleuth.agent.research.quotes import ABBREVIATION as _ABBREVIATION
 from sleuth.agent.research.text import content_terms, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
@@ -63,6 +62,11 @@ _PLEASANTRY = re.compile(
     re.I,
 )
 _DEICTIC = re.compile(r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here)\b", re.I)
+#: A sentence seeming to end on one of these goes on (an initialism, "e.g.", "Dr."); "etc." and a lone
+#: capital ("plan B.") end sentences as often as not, and a line break always ends one.
+_ENDS_ON_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|vs|cf|dr|mr|mrs|ms|prof|st|jr|sr)|\b(?:[A-Z]\.)+[A-Z])\.$", re.I
+)
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 #: Verbs that carry no subject: dropped from the subject phrase.
 _GENERIC_VERBS = frozenset(
@@ -91,10 +95,19 @@ class Request:
 
 
 def sentences(text: str) -> list[str]:
+    text = text.strip()
+    pieces: list[str] = []
+    breaks: list[str] = []
+    pos = 0
+    for m in _SENTENCE.finditer(text):
+        pieces.append(text[pos : m.start()])
+        breaks.append(m.group(0))
+        pos = m.end()
+    pieces.append(text[pos:])
     parts: list[str] = []
-    for piece in _SENTENCE.split(text.strip()):
+    for k, piece in enumerate(pieces):
         part = " ".join(piece.split())
-        if parts and _ABBREVIATION.search(parts[-1]) and part:
+        if parts and part and "\n" not in breaks[k - 1] and _ENDS_ON_ABBREVIATION.search(parts[-1]):
             parts[-1] = f"{parts[-1]} {part}"  # "Name the U.S. Senators ..." is one sentence
         else:
             parts.append(part)

@@ -131,7 +131,7 @@ def _fill_required(
             spec = template.section(origin)
             if spec.kind == "summary" or any(e.pinned for e in bundle.items):
                 continue
-            remaining = [e for e in routed[origin] if e.id not in set(bundle.ids)]
+            remaining = [e for e in routed[origin] if e.id not in {i.id for i in bundle.items}]
             if len({e.document_key for e in remaining}) < max(spec.min_evidence, 1):
                 continue
             routed[origin] = remaining

@@ -152,7 +152,7 @@ class CorpusSource:
                         passages.append(hit_passage(item, rank, hit.score, close.get(item.chunk_id)))
             if nearest and nearest[0].chunk_id not in seen:
                 # The passage closest in meaning, where fusion ranked it out of the hits: how close the
-                # request's search came to its topic is measured on it (and it is read like any hit).
+                # request's search came to its topic is measured on it (ranked last, it is not read).
                 passages.append(hit_passage(nearest[0], len(hits), nearest[0].score, nearest[0].score))
             out.append(passages)
         return out

@@ -135,7 +135,7 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                 group.items.append(item)
                 if item.document_key not in group.documents:
                     group.documents.add(item.document_key)
-                    group.score *= CORROBORATION  # said by another document too: it weighs more
+                    group.score += abs(group.score) * (CORROBORATION - 1)  # another document says it too
                     group.weight += abs(group.weight) * (CORROBORATION - 1)
                 break
         else:
