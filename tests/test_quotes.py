@@ -31,6 +31,11 @@ DOCLING = (
 )
 
 
+def _hit(doc: str, rank: int) -> Passage:
+    """A search hit of ``doc`` at ``rank`` (its text does not matter where only ranks are read)."""
+    return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
+
+
 def test_visible_text_reads_as_the_document_reads() -> None:
     v = visible_text(DOCLING)
     assert "[VACUUM]" not in v.text and "sql-vacuum.html" not in v.text and "\\_" not in v.text
@@ -250,16 +255,13 @@ def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:
-    def passage(doc: str, rank: int) -> Passage:
-        return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
-
     hits = [
-        passage("a", 0),
-        passage("b", 1),
-        passage("a", 2),
-        passage("a", 3),
-        passage("c", 4),
-        passage("b", 40),
+        _hit("a", 0),
+        _hit("b", 1),
+        _hit("a", 2),
+        _hit("a", 3),
+        _hit("c", 4),
+        _hit("b", 40),
     ]
     options = ResearchOptions(backbone_documents=2)
     unused = QuoteJudge(lambda texts: [], lambda query, texts: [])  # ranking by hits reads no text
@@ -399,9 +401,6 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     # SQLite's limits page is the search's first hit twice: its second section holds the answer the judge
     # scores under the answer floor (a value, said in other words than the question). A search's first page
     # shows it, so the report cites it too; a hit further down does not get the same right.
-    def passage(doc: str, rank: int) -> Passage:
-        return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
-
     def item(doc: str, rank: int, score: float) -> Evidence:
         return Evidence(
             id=f"E{doc}{rank}",
@@ -412,7 +411,7 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
             score=score,
         )
 
-    passages = [passage("limits", 0), passage("limits", 1), passage("pragma", 2), passage("limits", 7)]
+    passages = [_hit("limits", 0), _hit("limits", 1), _hit("pragma", 2), _hit("limits", 7)]
     items = [item("limits", 0, 5.0), item("pragma", 2, 1.0), item("limits", 1, -2.5), item("limits", 7, -2.5)]
     question = Question(
         id="q1", text="How deep can triggers recurse by default?", sections=[], origin="query"
