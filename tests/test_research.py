@@ -377,8 +377,9 @@ def test_a_long_request_knows_at_least_what_its_search_shows(sample: Path) -> No
 
 def test_a_question_whose_search_finds_the_topic_is_never_empty(sample: Path) -> None:
     """The corpus has copper and cobalt but nothing on their prices: every quote scores under the judge's
-    topic floor, yet the search found the topic, so the report cites the search's first document, says it is
-    no answer and calls it thin; a question about nothing in the corpus stays empty and says why."""
+    topic floor, yet the search found the topic, so the report cites the search's top documents (the first
+    always), says no passage answers and calls every section thin; a question about nothing in the corpus
+    stays empty and says why."""
     index = sample / "index"
 
     def research(question: str) -> dict[str, Any]:
@@ -391,12 +392,14 @@ def test_a_question_whose_search_finds_the_topic_is_never_empty(sample: Path) ->
 
     question = "What drives copper and cobalt prices?"
     report = research(question)
-    searched = run(["search", question, "--index", str(index), "--json", "-k", "1"], cwd=sample)
-    first = json.loads(searched.stdout)[0]["document_id"]
+    searched = run(["search", question, "--index", str(index), "--json", "-k", "50"], cwd=sample)
+    top = list(dict.fromkeys(h["document_id"] for h in json.loads(searched.stdout)))
     cited = {e["document_id"] for e in report["evidence"]}
-    assert cited == {first}, cited
+    # The search's first page is cited (the research's own search ranks the tail a place or two apart).
+    assert set(top[:3]) <= cited <= set(top[:20]), (top, cited)
     answer = next(s for s in report["sections"] if s["id"] == "answer")
     assert answer["claims"] and answer["status"] == "thin_evidence"
+    assert all(s["status"] in ("thin_evidence", "not_found") for s in report["sections"])
     assert "No passage answers the request" in report["executive_summary"]
     assert "No passage answers the request" in (answer["note"] or "")
     for e in report["evidence"]:

@@ -302,13 +302,15 @@ class Admission:
         ``on_topic``: whether the request as a whole is on the corpus's topics (some quote of its own searches
         reaches ``topic_floor``). When a long request is, the top documents of its search as written are
         cited, each by its best quote: that search is what a user would have run, and a report never knows
-        less than it. Anywhere else a top document is cited when its best quote is on topic: within
-        ``topic_gap`` of its search's best and above ``topic_floor``.
+        less than it. A long request's asks and constraints cite a top document when its best quote is on
+        topic: within ``topic_gap`` of its search's best and above ``topic_floor``.
 
         ``found_topic``: whether the search as written found the request's topic by its own measure (the
-        closest passage's cosine reaches ``topic_similarity``). A short question whose quotes the judge finds
-        off topic although its search found the topic cites that search's first document, by its best quote:
-        a report is empty only when search itself finds nothing on the topic.
+        closest passage's cosine reaches ``topic_similarity``). A short question whose search found its topic
+        (``on_topic`` or ``found_topic``) cites that search's top documents by their best quotes within
+        ``topic_gap`` of the best, whatever the judge's absolute floor says (evidence marked ``found_only``
+        when no quote reaches it): a report is empty only when search itself finds nothing on the topic, and
+        never knows less than its first page.
         """
         opts = self.options
         rank: dict[str, int] = {}
@@ -327,8 +329,14 @@ class Admission:
                 # statement of need scores low even on the page that meets it): its search's top documents
                 # are cited as the search ranked them, the judge choosing only each one's best quote.
                 floor = float("-inf")
-            elif question.origin == "query" and on_topic is False and found_topic and not self.long:
-                top, floor, found_only = top[:1], float("-inf"), True
+            elif question.origin == "query" and (on_topic or found_topic) and not self.long:
+                # A short question whose search found its topic (by the judge or by the dense measure): the
+                # search's top documents are cited as far as their best quotes come near the best one; the
+                # judge's absolute floor does not apply (a multi-hop question, "the symptoms of the top 5
+                # mortality cancers", scores every page that holds one hop of its answer low). When no quote
+                # reaches that floor, the report says no passage answers the request, and shows what the
+                # search found.
+                floor, found_only = relative, not on_topic
             elif question.origin == "query" and on_topic is False:
                 floor = float("inf")
             else:
@@ -340,7 +348,7 @@ class Admission:
                     seen.add(key)
                     if item.score >= floor:
                         backbone.add(item.id)
-            if not self.long and not found_only:
+            if not self.long:
                 backbone |= self._best_of_first_hits(items, passages, floor)
         per_passage: dict[str, int] = {}
         new: list[Evidence] = []

@@ -47,9 +47,9 @@ def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
 #: claim the topic was found: a question about a neighbouring subject (another product's manual) comes as
 #: close by the dense measure as one put in other words than its answer (docs/BENCHMARKS.md).
 FOUND_ONLY = (
-    "No passage answers the request (a cross-encoder judged every candidate quote against it). Shown is the "
-    "best passage of the document the search ranks first: it may answer in other words, or only come near "
-    "the topic."
+    "No passage answers the request (a cross-encoder judged every candidate quote against it). Shown are "
+    "the best passages of the documents the search ranks first: they may answer in other words, or only come "
+    "near the topic."
 )
 
 
