@@ -115,7 +115,10 @@ def render_markdown(report: Report) -> str:
         ]
         if section.note:
             out += ["", f"> {section.note}"]
-        out += ["", section.content if section.content.strip() else "No evidence found."]
+        if section.content.strip():
+            out += ["", section.content]
+        elif not section.note:  # the note already says nothing was found
+            out += ["", "No evidence found."]
     out += ["", "## Evidence", ""]
     for e in report.evidence:
         out.append(f"{numbers[e.id]}. {citation(e)}: “{' '.join(e.quote.split())}”")

@@ -198,6 +198,19 @@ def test_tables_quote_as_they_read() -> None:
         "mod_ratelimit — Bandwidth Rate Limiting for Clients",
         "Ident authentication, which needs an ident server.",
     ]
+    # Several names over one description (git-stash's options as Docling converts git's manual pages): the
+    # quote names them all, never the description alone or under its last name only.
+    options = readable(
+        "## OPTIONS\n\n- **-u**\n- **--include-untracked**\n- **--no-include-untracked**\n"
+        "    - When used with the `push` and `save` commands, all untracked files are also stashed and then "
+        "cleaned up with `git clean` .\n- **--only-untracked**\n"
+        "    - This option is only valid for the `show` command.\n"
+    )
+    assert [one_line(options.text[w.start : w.end]) for w in windows(options)] == [
+        "-u, --include-untracked, --no-include-untracked — When used with the push and save commands, all "
+        "untracked files are also stashed and then cleaned up with git clean .",
+        "--only-untracked — This option is only valid for the show command.",
+    ]
 
 
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:
@@ -235,6 +248,17 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     assert not any(a.startswith("The list page") and a != leaning[0] for a in request.asks)
     # An ask that says enough on its own is left as it is.
     assert "Also any performance concerns with counting 120k rows on every request?" in request.asks
+    # An ask that opens by pointing back ("Which hook does that, and ...") is asked with the sentence before
+    # it; a long thank-you is no ask though it says "help us".
+    hooks = understand(
+        "Hi there,\n\nWe cannot install any server-side hooks. Second, we want our test suite to run before "
+        "anything is pushed, and the push should be aborted if tests fail. Which hook does that, and can we "
+        "keep the hook scripts in the repository itself so everyone uses the same ones?\n\nThanks a lot, "
+        "this would really help us write the runbook."
+    )
+    opened = [a for a in hooks.asks if a.startswith("Second, we want our test suite")]
+    assert opened and "Which hook does that" in opened[0]
+    assert not any("runbook" in q for q in hooks.searches)
 
 
 def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:

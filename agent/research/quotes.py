@@ -152,12 +152,16 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
         ):
             # A table's first row is quotable too: in the key-value tables of manuals ("Default: |
             # KeepAliveTimeout 5") it is data; a header row that says nothing scores low anyway.
-            if _is_term(text, blocks, k):
+            described = _described_by(text, blocks, k)
+            if described is not None:
                 # A term and its description indented under it (a definition list: "mod_ratelimit" /
                 # "Bandwidth Rate Limiting for Clients") are one quote: the description alone names nothing.
-                out.append(Window(block.start, blocks[k + 1].end, "item"))
+                # Several terms over one description ("-u" / "--include-untracked" / "--no-include-untracked")
+                # are quoted from the first.
+                if k == 0 or _described_by(text, blocks, k - 1) != described:
+                    out.append(Window(block.start, blocks[described].end, "item"))
                 continue
-            if k > 0 and _is_term(text, blocks, k - 1):
+            if k > 0 and _described_by(text, blocks, k - 1) == k:
                 continue
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
@@ -234,20 +238,27 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
     return end
 
 
-def _is_term(text: str, blocks: Sequence[Block], k: int) -> bool:
-    """An item of a few words with no stop, followed by a longer item indented under it: a defined term."""
-    block = blocks[k]
-    if block.kind != "item" or k + 1 >= len(blocks):
-        return False
-    nested = blocks[k + 1]
+def _is_term_like(text: str, block: Block) -> bool:
     term = text[block.start : block.end]
-    return (
-        nested.kind == "item"
-        and nested.depth > block.depth
-        and len(words(term)) <= 4
-        and term.rstrip()[-1:] not in ".!?:;,"
-        and nested.end - block.start <= MAX_QUOTE_CHARS
-    )
+    return block.kind == "item" and len(words(term)) <= 4 and term.rstrip()[-1:] not in ".!?:;,"
+
+
+def _described_by(text: str, blocks: Sequence[Block], k: int) -> int | None:
+    """The index of the description when ``blocks[k]`` is a defined term: an item of a few words with no
+    stop, followed (after any more such items at its depth: a definition list's several names for one
+    option) by a longer item indented under them."""
+    block = blocks[k]
+    if not _is_term_like(text, block):
+        return None
+    j = k + 1
+    while j < len(blocks) and blocks[j].depth == block.depth and _is_term_like(text, blocks[j]):
+        j += 1
+    if j >= len(blocks):
+        return None
+    nested = blocks[j]
+    if nested.kind == "item" and nested.depth > block.depth and nested.end - block.start <= MAX_QUOTE_CHARS:
+        return j
+    return None
 
 
 def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:

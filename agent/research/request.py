@@ -61,6 +61,7 @@ _PLEASANTRY = re.compile(
     r"kind regards|many thanks|sincerely|greetings|ok(?:ay)?|sorry)\b",
     re.I,
 )
+_THANKS = re.compile(r"^(?:thanks?|thank you|many thanks|cheers)\b", re.I)
 _DEICTIC = re.compile(r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here)\b", re.I)
 #: A sentence seeming to end on one of these goes on (an initialism, "e.g.", "Dr."); "etc." and a lone
 #: capital ("plan B.") end sentences as often as not, and a line break always ends one.
@@ -214,8 +215,10 @@ def _depth(text: str, at: int) -> int:
 def classify(sentence: str) -> str:
     """``ask``, ``constraint``, ``instruction``, ``pleasantry`` or ``context``."""
     stripped = sentence.strip()
-    if _PLEASANTRY.match(stripped) and len(words(stripped)) <= 8:
-        return "pleasantry"
+    if _PLEASANTRY.match(stripped) and (
+        len(words(stripped)) <= 8 or (_THANKS.match(stripped) and not stripped.endswith("?"))
+    ):
+        return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
     if _INSTRUCTION.match(stripped):
         return "instruction"
     if stripped.endswith("?") or _QUESTION_START.match(stripped) or _ASK.search(stripped):
@@ -271,8 +274,14 @@ LEANING_TERMS = 4
 
 
 def _leans_back(sentence: str) -> bool:
-    """A short ask that points back to what was said before it ("What does Django provide for this?")."""
-    return bool(_DEICTIC.search(sentence)) and len(set(content_terms(sentence))) <= LEANING_TERMS
+    """A short ask that points back to what was said before it ("What does Django provide for this?"), or
+    one that opens so ("Which hook does that, and can we keep the hook scripts in the repository?": the
+    sentence before says what "that" is)."""
+    opening = re.split(r"[,;:]", sentence, maxsplit=1)[0]
+    return any(
+        bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS
+        for part in (sentence, opening)
+    )
 
 
 def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:

@@ -239,14 +239,30 @@ def claim_of(group: Group) -> Claim:
 def one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
     joined = lines[0] if lines else ""
-    for k, line in enumerate(lines[1:]):
-        if k == 0 and " | " not in joined and not joined.endswith((".", ":", ";", ",", "!", "?")):
-            # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
-            # "mod_ratelimit — Bandwidth Rate Limiting for Clients").
-            joined += " — " + line.removeprefix("• ")
-        else:
-            joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
+    if len(lines) > 1 and " | " not in joined and not joined.endswith(_STOPS):
+        # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
+        # "mod_ratelimit — Bandwidth Rate Limiting for Clients"); several names of one option are one term
+        # ("-u, --include-untracked — When used with ...").
+        terms = 1
+        while terms < len(lines) - 1 and _names_a_term(lines[terms]):
+            terms += 1
+        if _names_a_term(lines[terms]):
+            terms = 1  # a list of short items, no description: only the first line is a term
+        joined = ", ".join(line.removeprefix("• ") for line in lines[:terms])
+        lines = [joined, lines[terms].removeprefix("• "), *lines[terms + 1 :]]
+        joined = f"{lines[0]} — {lines[1]}"
+        lines = lines[1:]
+    for line in lines[1:]:
+        joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
     return joined
+
+
+_STOPS = (".", ":", ";", ",", "!", "?")
+
+
+def _names_a_term(line: str) -> bool:
+    """A list item of a few words without a stop: one more name of the term above it."""
+    return line.startswith("• ") and len(line.split()) <= 5 and not line.endswith(_STOPS)
 
 
 def conflicts(picked: Sequence[Group], candidates: Sequence[Group] = ()) -> list[Claim]:

@@ -129,7 +129,7 @@ def docx_bytes(view: ReportView) -> bytes:
             doc.add_paragraph(s.section.note)
         if s.section.content.strip():
             _markdown(doc, s.section.content)
-        else:
+        elif not s.section.note:  # the note already says nothing was found
             doc.add_paragraph("No evidence found.")
     doc.add_heading("Evidence", level=1)
     for e in view.evidence:
