@@ -211,6 +211,20 @@ def test_tables_quote_as_they_read() -> None:
         "untracked files are also stashed and then cleaned up with git clean .",
         "--only-untracked — This option is only valid for the show command.",
     ]
+    # A description too long to quote whole is quoted sentence by sentence, each from its term on while
+    # that fits: "Defaults to zero." says what defaults to zero only with "gc.bigPackThreshold".
+    more = " ".join(f"Sentence number {n} of a long description says something." for n in range(12))
+    setting = readable(
+        "- **gc.bigPackThreshold**\n    - If non-zero, all packs larger than this limit are kept. Defaults "
+        f"to zero. {more}\n"
+    )
+    quotes = [one_line(setting.text[w.start : w.end]) for w in windows(setting)]
+    assert (
+        "gc.bigPackThreshold — If non-zero, all packs larger than this limit are kept. Defaults to zero. "
+        "Sentence number 0 of a long description says something." in quotes
+    )
+    assert not any(q.startswith("Defaults to zero") for q in quotes)
+    assert len(quotes) == len(set(quotes))
 
 
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:

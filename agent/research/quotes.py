@@ -170,6 +170,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(block.start, table_end, "table"))  # a small table whole
             continue
         spans = _sentences(text, block.start, block.end)
+        term = _term_start(text, blocks, k)
         last_block = all(b.start >= own_end for b in blocks[k + 1 :])
         cut = [
             (i == 0 and block.kind != "item" and ((split_start and k == 0) or text[s:e][:1].islower()))
@@ -206,8 +207,13 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 stop = spans[i + 1][1]
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
+            elif term is not None and stop - term <= MAX_QUOTE_CHARS:
+                # A sentence of a description too long to quote whole, under the term it describes:
+                # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
+                first = term
             out.append(Window(first, stop, "sentence"))
-    return [w for w in (_bounded(text, w) for w in out) if _worth_quoting(text[w.start : w.end], w.kind)]
+    bounded = dict.fromkeys(_bounded(text, w) for w in out)  # a short sentence taken in twice is one window
+    return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind)]
 
 
 #: A name in code: ``snake_case``, a call ``f()``, ``camelCase``/``CamelCase`` (not "Apple Inc.").
@@ -259,6 +265,19 @@ def _described_by(text: str, blocks: Sequence[Block], k: int) -> int | None:
     if nested.kind == "item" and nested.depth > block.depth and nested.end - block.start <= MAX_QUOTE_CHARS:
         return j
     return None
+
+
+def _term_start(text: str, blocks: Sequence[Block], k: int) -> int | None:
+    """Where the term (or the terms) that ``blocks[k]`` describes start, when it is a description indented
+    under them (see ``_described_by``; this one at any length)."""
+    block = blocks[k]
+    if block.kind != "item" or k == 0:
+        return None
+    above = blocks[k - 1]
+    i = k - 1
+    while i >= 0 and blocks[i].depth == above.depth < block.depth and _is_term_like(text, blocks[i]):
+        i -= 1
+    return blocks[i + 1].start if i + 1 < k else None
 
 
 def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:
