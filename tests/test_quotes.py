@@ -225,6 +225,18 @@ def test_tables_quote_as_they_read() -> None:
     )
     assert not any(q.startswith("Defaults to zero") for q in quotes)
     assert len(quotes) == len(set(quotes))
+    # So is a description that fits in a quote only without its term; the term alone is no quote.
+    fits = " ".join(
+        f"When the value is number {n}, the branch is rebased in the mode number {n}." for n in range(8)
+    )
+    assert 570 < len(fits) < 600
+    rebase = readable(f"- **branch.&lt;name&gt;.autoSetupRebase**\n    - {fits}\n")
+    quotes = [one_line(rebase.text[w.start : w.end]) for w in windows(rebase)]
+    assert quotes[0] == (
+        "branch.<name>.autoSetupRebase — When the value is number 0, the branch is rebased in the mode "
+        "number 0."
+    )
+    assert "branch.<name>.autoSetupRebase" not in quotes
 
 
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:

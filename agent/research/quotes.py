@@ -147,8 +147,15 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             break  # the next chunk only lends what a colon introduces
         if block.kind in ("heading", "code"):
             continue
+        # The term this block describes, if any: a description that fits in a quote only without its term
+        # is read sentence by sentence, each from the term on while that fits.
+        term = _term_start(text, blocks, k)
         if block.kind in ("item", "row", "quote") and not (
-            block.kind != "row" and block.end - block.start > MAX_QUOTE_CHARS
+            block.kind != "row"
+            and (
+                block.end - block.start > MAX_QUOTE_CHARS
+                or (term is not None and block.end - term > MAX_QUOTE_CHARS)
+            )
         ):
             # A table's first row is quotable too: in the key-value tables of manuals ("Default: |
             # KeepAliveTimeout 5") it is data; a header row that says nothing scores low anyway.
@@ -163,6 +170,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 continue
             if k > 0 and _described_by(text, blocks, k - 1) == k:
                 continue
+            if _described_by(text, blocks, k, fits=False) is not None:
+                continue  # a term alone names what its description, quoted sentence by sentence, says
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
@@ -170,7 +179,6 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(block.start, table_end, "table"))  # a small table whole
             continue
         spans = _sentences(text, block.start, block.end)
-        term = _term_start(text, blocks, k)
         last_block = all(b.start >= own_end for b in blocks[k + 1 :])
         cut = [
             (i == 0 and block.kind != "item" and ((split_start and k == 0) or text[s:e][:1].islower()))
@@ -249,10 +257,11 @@ def _is_term_like(text: str, block: Block) -> bool:
     return block.kind == "item" and len(words(term)) <= 4 and term.rstrip()[-1:] not in ".!?:;,"
 
 
-def _described_by(text: str, blocks: Sequence[Block], k: int) -> int | None:
+def _described_by(text: str, blocks: Sequence[Block], k: int, *, fits: bool = True) -> int | None:
     """The index of the description when ``blocks[k]`` is a defined term: an item of a few words with no
     stop, followed (after any more such items at its depth: a definition list's several names for one
-    option) by a longer item indented under them."""
+    option) by a longer item indented under them; with ``fits``, only when term and description fit in one
+    quote."""
     block = blocks[k]
     if not _is_term_like(text, block):
         return None
@@ -262,7 +271,11 @@ def _described_by(text: str, blocks: Sequence[Block], k: int) -> int | None:
     if j >= len(blocks):
         return None
     nested = blocks[j]
-    if nested.kind == "item" and nested.depth > block.depth and nested.end - block.start <= MAX_QUOTE_CHARS:
+    if (
+        nested.kind == "item"
+        and nested.depth > block.depth
+        and (not fits or nested.end - block.start <= MAX_QUOTE_CHARS)
+    ):
         return j
     return None
 
