@@ -408,3 +408,27 @@ def test_a_question_whose_search_finds_the_topic_is_never_empty(sample: Path) ->
     empty = research("What is the best recipe for sourdough bread?")
     assert not any(s["claims"] for s in empty["sections"])
     assert "Nothing was found on this topic" in empty["executive_summary"]
+
+
+def test_a_question_about_a_name_no_evidence_mentions_is_never_supported(sample: Path) -> None:
+    """The corpus has cobalt but not Glencore: quotes about cobalt are close enough for the judge, yet no
+    evidence names what the question is about, so no section is supported and the report says which name is
+    missing; the same question without the name is answered as before."""
+
+    def research(question: str) -> dict[str, Any]:
+        index = str(sample / "index")
+        done = run(
+            ["research", question, "--template", "brief", "--index", index, "--offline", "--json"], cwd=sample
+        )
+        assert done.returncode in (0, 1), done.stderr
+        return dict(json.loads(done.stdout))
+
+    report = research("How is cobalt produced at Glencore's mines?")
+    assert any(s["claims"] for s in report["sections"])
+    assert all(s["status"] in ("thin_evidence", "not_found") for s in report["sections"])
+    answer = next(s for s in report["sections"] if s["id"] == "answer")
+    assert "Glencore" in (answer["note"] or "") and "Glencore" in report["executive_summary"]
+
+    plain = research("How is cobalt produced?")
+    answer = next(s for s in plain["sections"] if s["id"] == "answer")
+    assert answer["status"] == "supported" and "Glencore" not in plain["executive_summary"]

@@ -53,9 +53,23 @@ FOUND_ONLY = (
 )
 
 
-def section_note(required: bool, status: str, *, found_only: bool = False) -> str | None:
+def unnamed_note(names: Sequence[str]) -> str:
+    """What a report says first when no evidence mentions some name its question is about."""
+    listed = ", ".join(f'"{n}"' for n in names)
+    them = "it" if len(names) == 1 else "them"
+    return (
+        f"No evidence found mentions {listed}: the corpus may not cover {them}. "
+        "The passages shown are the nearest the searches found and may be about something else."
+    )
+
+
+def section_note(
+    required: bool, status: str, *, found_only: bool = False, unnamed: Sequence[str] = ()
+) -> str | None:
     if found_only and status == "thin_evidence":
         return FOUND_ONLY
+    if unnamed and status == "thin_evidence":
+        return unnamed_note(unnamed)
     if status == "not_found":
         return "No evidence for this section was found." + (" It is required." if required else "")
     if status == "stale":
@@ -132,6 +146,7 @@ def assemble(
     llm: Any,
     web: Any,
     empty_reason: str | None = None,
+    unnamed: Sequence[str] = (),
 ) -> Report:
     """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
     the summary section's text (its claims, then one line per section) as the executive summary."""
@@ -149,6 +164,8 @@ def assemble(
                     summary_text = empty_reason
                 elif found_only(used, evidence):
                     summary_text = f"{FOUND_ONLY} {summary_text}".strip()
+                elif unnamed and used:
+                    summary_text = f"{unnamed_note(unnamed)} {summary_text}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
         sections.append(
             SectionReport(

@@ -6,7 +6,9 @@ limit is ``stale`` (a template may have none: a literature review does not go ou
 ``supported`` at ``min_evidence`` distinct pieces or more, ``thin_evidence`` below. Evidence of unknown date
 (a document without a publication date of its own) is never called stale. A section that cites only what
 the search found on the topic where the judge found no quote on it (``Evidence.found_only``) is
-``thin_evidence`` whatever its count: it shows what the corpus has, not an answer.
+``thin_evidence`` whatever its count: it shows what the corpus has, not an answer. So is every section of a
+report whose question names something no evidence mentions (``unnamed``: "Mercurial" over git's manual):
+its quotes are about something near, not about what was asked.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ def section_status(
     *,
     stale_after_days: int | None,
     now: datetime,
+    unnamed: Sequence[str] = (),
 ) -> Status:
     ids = cited(claims)
     if not ids:
@@ -39,7 +42,7 @@ def section_status(
     limit = now - timedelta(days=stale_after_days) if stale_after_days is not None else None
     if limit is not None and known and len(known) == len(dates) and max(known) < limit:
         return "stale"
-    if found_only(ids, evidence):
+    if found_only(ids, evidence) or unnamed:
         return "thin_evidence"
     return "supported" if len(ids) >= section.min_evidence else "thin_evidence"
 

@@ -35,6 +35,7 @@ from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.discovery import Discovery
 from sleuth.agent.research.evidence import Evidence, Ledger, found_only
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
+from sleuth.agent.research.names import asked_names, mentioned
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import guard_plan
 from sleuth.agent.research.query import usable_query
@@ -174,6 +175,7 @@ class ResearchRun:
         ledger = self.state.ledger
         texts = await asyncio.to_thread(self.citation.source_texts, ledger.live())
         verified = verify_quotes(ledger.live(), texts, counts)
+        unnamed = self._unnamed(verified, texts)
         good = {e.id: e for e in verified}  # repaired quotes replace the stored ones
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
         chosen = await asyncio.to_thread(self.citation.choose, verified)
@@ -214,7 +216,9 @@ class ResearchRun:
                 dropped[spec.id] = len(before) - len(claims)
             else:
                 claims = findings[spec.id]
-            status = section_status(spec, claims, evidence, stale_after_days=staleness, now=now)
+            status = section_status(
+                spec, claims, evidence, stale_after_days=staleness, now=now, unnamed=unnamed
+            )
             yield self._event(SynthesisDone, section_id=spec.id, claims=len(claims), dropped=dropped[spec.id])
             ids = cited(claims)
             facts = None
@@ -227,7 +231,7 @@ class ResearchRun:
                 evidence=len(ids),
                 documents=len({evidence[i].document_key for i in ids}),
             )
-            note = section_note(spec.required, status, found_only=found_only(ids, evidence))
+            note = section_note(spec.required, status, found_only=found_only(ids, evidence), unnamed=unnamed)
             written.append(Written(spec, claims, status, note, facts))
         self.state.seconds["write"] = time.monotonic() - started
         self.state.judged_pairs = self.judge.pairs
@@ -244,9 +248,23 @@ class ResearchRun:
             llm=self.steps.metrics(),
             web=web,
             empty_reason=self._empty_reason(written, evidence),
+            unnamed=unnamed,
         )
         report.check()
         yield self._event(RunComplete, report=report)
+
+    def _unnamed(self, evidence: Sequence[Evidence], texts: Mapping[str, str | None]) -> list[str]:
+        """The names a short question is about that no evidence found mentions, in its text, the chunk it
+        stands in, its document's title or its section (``names``). A long request names its writer, its
+        team and its customers: it is not checked."""
+        names = asked_names(self.query) if not self.request.long else []
+        if not names or not evidence:
+            return []
+        witnesses = [t for t in texts.values() if t] + [
+            f"{e.title or ''} {e.section_path or ''} {e.quote}" for e in evidence
+        ]
+        found = mentioned(names, witnesses)
+        return [n for n in names if n not in found]
 
     def _empty_reason(self, written: Sequence[Written], evidence: Mapping[str, Evidence]) -> str | None:
         """Why a report with nothing cited is empty: search found nothing on the request's topic."""

@@ -1,0 +1,28 @@
+"""The names a question is about, and whether the passages found mention them (agent/research/names.py)."""
+
+from __future__ import annotations
+
+from sleuth.agent.research.names import asked_names, mentioned
+
+
+def test_the_names_a_question_is_about() -> None:
+    assert asked_names("How do I configure Mercurial changegroup hooks in hgrc?") == ["Mercurial"]
+    assert asked_names("What does the L flag do in a RewriteRule?") == ["RewriteRule"]
+    assert asked_names("How do I enable HTTP/2 on my server?") == ["HTTP/2"]
+    assert asked_names("What is the default of gc.auto and max_connections in FTS5?") == [
+        "gc.auto",
+        "max_connections",
+        "FTS5",
+    ]
+    # A possessive is its name; a sentence's first word, "I", numbers and single letters are none.
+    assert asked_names("Who founded the 5 most valuable brands according to Kantar's ranking?") == ["Kantar"]
+    assert asked_names("Can I add a computed column? Which one is faster?") == []
+    assert asked_names("Which US athletes won the most Olympic medals?") == ["Olympic"]
+
+
+def test_a_name_is_mentioned_in_any_case_and_number() -> None:
+    texts = ["Each senator serves six years.", "The gc.auto setting defaults to 6700.", "the user ID"]
+    assert mentioned(["Senators", "GC.AUTO", "Kantar", "IDs"], texts) == {"Senators", "GC.AUTO", "IDs"}
+    # A name is a whole word: "Kant" is not mentioned by "Kantar", nor "RewriteRule" by "RewriteRules".
+    found = mentioned(["Kant", "RewriteRule"], ["Kantar ranks brands.", "RewriteRules are read in order."])
+    assert found == set()
