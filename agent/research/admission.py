@@ -348,7 +348,7 @@ class Admission:
                     seen.add(key)
                     if item.score >= floor:
                         backbone.add(item.id)
-            if not self.long:
+            if not self.long or question.origin == "query":
                 backbone |= self._best_of_first_hits(items, passages, floor)
         per_passage: dict[str, int] = {}
         new: list[Evidence] = []
