@@ -156,13 +156,19 @@ def _code(out: _Builder, text: str, base: int) -> None:
 
 #: A footnote's mark: a bracketed number or letter ("[11]", "[a]") linking within the page.
 _FOOTNOTE_TEXT = re.compile(r"\[(?:\d{1,3}|[a-z])\]")
+#: What a permalink next to a heading or a term shows ("HISTSIZE ¶" in Texinfo's HTML, Sphinx's "¶").
+_PERMALINK_TEXT = re.compile(r"[*_]*[¶§#🔗]?[*_]*")
 
 
 def _footnote_mark(m: re.Match[str]) -> bool:
     """A link that is a footnote's mark (DocBook's ``[[11]](#ftn.idm1938)``): the page shows it as a
-    superscript the sentence does not say, so a quote would carry "resolution [11] ." for nothing."""
+    superscript the sentence does not say, so a quote would carry "resolution [11] ." for nothing. So is a
+    permalink to an anchor of the page (Texinfo's ``[**¶**](#index-HISTSIZE)``: "HISTSIZE ¶ — ...")."""
     target = m.group("link")[len(m.group("link_text")) + 2 :]
-    return target.startswith("(#") and _FOOTNOTE_TEXT.fullmatch(m.group("link_text")) is not None
+    text = m.group("link_text")
+    return target.startswith("(#") and (
+        _FOOTNOTE_TEXT.fullmatch(text) is not None or _PERMALINK_TEXT.fullmatch(text) is not None
+    )
 
 
 def _first(m: re.Match[str]) -> str:

@@ -445,6 +445,11 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     # An icon at a line's start is no indent: the sentence after it is a paragraph, not code.
     note = visible_text("[Warning] <!-- image --> Never run this command as root, whatever it says.")
     assert [b.kind for b in note.blocks] == ["paragraph"]
+    # A permalink beside a term or a heading (Texinfo's and Sphinx's "¶") is no text either.
+    term = readable("- **`HISTSIZE`** [**¶**](#index-HISTSIZE)\n    - The most commands to keep.\n")
+    assert [one_line(term.text[w.start : w.end]) for w in windows(term)] == [
+        "HISTSIZE — The most commands to keep."
+    ]
 
 
 def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
