@@ -1,0 +1,120 @@
+"""Research on small sets over documents a helper session had never seen, next to one search.
+
+Each set (benchmarks/judged/unseen/*.jsonl) was written before any report on its corpus was read: short
+questions (ids ``s...``) and long requests (``l...``), each with answer strings that stand verbatim in the
+manual and gold pages (document ids); a question without answers (one the corpus does not cover) is not
+scored. Corpora: Debian's git-doc 2.39.5 (222 HTML pages of usr/share/doc/git: the command pages, the user
+manual, the howtos) and bash-doc 5.2.15 (bashref.html cut at each chapter and section ``<div>`` into one
+page per section, named by its anchor, e.g. ``Bash-Variables.html``; the contents, the six index pages and
+the licence left out: 134 pages); ingest each with ``sleuth ingest DIR --index IDX``.
+
+For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
+benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
+report's claim count; cited gold recall / the search's top 10 documents; empty reports; repeated claims).
+
+    python -m benchmarks.unseen_sets --index IDX --questions benchmarks/judged/unseen/bash-doc.jsonl --out DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.research_sets import answer_share, claim_texts, is_empty, normalise, repeated_claims
+
+SEARCH_K = 50
+TOP_DOCS = 10
+
+
+def _sleuth(*args: str) -> str:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth.agent.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode not in (0, 1):  # 1: a required section is not found
+        raise SystemExit(f"sleuth {args[0]} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
+    started = time.monotonic()
+    report = json.loads(
+        _sleuth(
+            "research",
+            question["question"],
+            "--template",
+            "brief",
+            "--index",
+            str(index),
+            "--offline",
+            "--json",
+        )
+    )
+    seconds = time.monotonic() - started
+    (out / f"{question['id']}.json").write_text(json.dumps(report, indent=1))
+    hits = json.loads(
+        _sleuth("search", question["question"], "--index", str(index), "--json", "-k", str(SEARCH_K))
+    )
+    claims = claim_texts(report)
+    n = max(1, len({normalise(c) for c in claims}))
+    gold = set(question["gold_sources"])
+    cited = {e["document_id"] for e in report["evidence"]}
+    top = list(dict.fromkeys(h["document_id"] for h in hits))[:TOP_DOCS]
+    repeated, _ = repeated_claims(report, frozenset({"answer"}))
+    return {
+        "id": question["id"],
+        "claims": n,
+        "answers_report": answer_share(question["answers"], claims)[1],
+        "answers_search": answer_share(question["answers"], [h["content"] for h in hits[:n]])[1],
+        "recall": len(gold & cited) / len(gold),
+        "search_recall_top10": len(gold & set(top)) / len(gold),
+        "empty": is_empty(report),
+        "repeated": repeated,
+        "seconds": round(seconds, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--questions", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    rows = [score(q, args.index, args.out) for q in questions if q.get("answers")]
+    for row in rows:
+        print(json.dumps(row))
+    print(
+        "| kind | questions | answers report / search | cited recall / search top 10 | empty | s/question |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind, label in (("s", "short"), ("l", "long")):
+        mine = [r for r in rows if r["id"].startswith(kind)]
+        if not mine:
+            continue
+
+        def mean(key: str, rs: list[dict[str, Any]] = mine) -> float:
+            return sum(float(r[key]) for r in rs) / len(rs)
+
+        print(
+            f"| {label} | {len(mine)} | {mean('answers_report'):.3f} / {mean('answers_search'):.3f} | "
+            f"{mean('recall'):.3f} / {mean('search_recall_top10'):.3f} | {sum(r['empty'] for r in mine)} | "
+            f"{mean('seconds'):.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
