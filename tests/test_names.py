@@ -18,6 +18,10 @@ def test_the_names_a_question_is_about() -> None:
     assert asked_names("Who founded the 5 most valuable brands according to Kantar's ranking?") == ["Kantar"]
     assert asked_names("Can I add a computed column? Which one is faster?") == []
     assert asked_names("Which US athletes won the most Olympic medals?") == ["Olympic"]
+    # An abbreviation is no name; a quoted or bracketed sentence opening is still an opening.
+    assert asked_names('Which options, e.g. the -u flag, stash files? "Configure hooks" in Mercurial?') == [
+        "Mercurial"
+    ]
 
 
 def test_a_name_is_mentioned_in_any_case_and_number() -> None:

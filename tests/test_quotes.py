@@ -211,6 +211,13 @@ def test_tables_quote_as_they_read() -> None:
         "untracked files are also stashed and then cleaned up with git clean .",
         "--only-untracked — This option is only valid for the show command.",
     ]
+    # Short items that are not names are no aliases: the note is about pandas only.
+    plain = readable(
+        "- numpy\n- scipy\n- pandas\n    - Only needed for the CSV export, which few users run.\n"
+    )
+    assert "pandas — Only needed for the CSV export, which few users run." in [
+        one_line(plain.text[w.start : w.end]) for w in windows(plain)
+    ]
     # A description too long to quote whole is quoted sentence by sentence, each from its term on while
     # that fits: "Defaults to zero." says what defaults to zero only with "gc.bigPackThreshold".
     more = " ".join(f"Sentence number {n} of a long description says something." for n in range(12))
@@ -285,6 +292,8 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     opened = [a for a in hooks.asks if a.startswith("Second, we want our test suite")]
     assert opened and "Which hook does that" in opened[0]
     assert not any("runbook" in q for q in hooks.searches)
+    # ... but a thank-you that goes on to ask is an ask.
+    assert classify("Thanks in advance, we need to know which hook runs before a push.") == "ask"
 
 
 def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:

@@ -69,7 +69,8 @@ ALL_WINDOWS = 8
 HITS_PER_DOCUMENT = 2
 
 
-#: Hits of a short question's own search whose best quote is backbone evidence (besides each top document's).
+#: Hits of the request's search as written whose best quote is backbone evidence (besides each top
+#: document's).
 BACKBONE_HITS = 5
 
 
@@ -269,8 +270,8 @@ class Admission:
     def _best_of_first_hits(
         self, items: Sequence[Evidence], passages: Sequence[Passage], floor: float
     ) -> set[str]:
-        """The best quote of each of a short question's first ``BACKBONE_HITS`` hits (with the chunks around
-        it), when on topic: a search's first page shows a document's second hit too, and the answer is often
+        """The best quote of each of the search's first ``BACKBONE_HITS`` hits (with the chunks around it),
+        when on topic: a search's first page shows a document's second hit too, and the answer is often
         there (the page's other section that holds the default, the example, the exception)."""
         rank: dict[str, int] = {}
         for p in passages:

@@ -67,7 +67,7 @@ def section_note(
     required: bool, status: str, *, found_only: bool = False, unnamed: Sequence[str] = ()
 ) -> str | None:
     if found_only and status == "thin_evidence":
-        return FOUND_ONLY
+        return f"{FOUND_ONLY} {unnamed_note(unnamed)}" if unnamed else FOUND_ONLY
     if unnamed and status == "thin_evidence":
         return unnamed_note(unnamed)
     if status == "not_found":
@@ -163,7 +163,8 @@ def assemble(
                 if empty_reason and not w.claims:
                     summary_text = empty_reason
                 elif found_only(used, evidence):
-                    summary_text = f"{FOUND_ONLY} {summary_text}".strip()
+                    missing = unnamed_note(unnamed) if unnamed else ""
+                    summary_text = " ".join(t for t in (FOUND_ONLY, missing, summary_text) if t)
                 elif unnamed and used:
                     summary_text = f"{unnamed_note(unnamed)} {summary_text}".strip()
             lines += ["", *overview(written)] if lines else overview(written)

@@ -19,11 +19,13 @@ __all__ = ["asked_names", "mentioned"]
 _TOKEN = re.compile(r"[A-Za-z][\w.+/#-]*[\w+#]|[A-Za-z]")
 #: Capitalised words that are not names when they stand inside a question.
 _NOT_NAMES = frozenset(
-    """i i'm i've i'd a an the and or but if in on at of to for by with from what which who whom whose why how
+    """i a an the and or but if in on at of to for by with from what which who whom whose why how
     when where is are was were do does did can could should would will may might must has have had""".split()
 )
+#: An abbreviation written with stops ("e.g", "i.e", "U.S", "a.k.a"): no name.
+_ABBREVIATION = re.compile(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")
 _CODE_SHAPE = re.compile(r"[A-Za-z]_[A-Za-z0-9]|[A-Za-z0-9]\.[A-Za-z]|[a-z][A-Z]|[A-Za-z]\d|/\d|\+\+|#")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*\s+|\n\s*)[\"'“‘(\[*•-]*$")
 
 
 def asked_names(question: str) -> list[str]:
@@ -32,7 +34,9 @@ def asked_names(question: str) -> list[str]:
     names."""
     out: list[str] = []
     for m in _TOKEN.finditer(question):
-        word = re.sub(r"['’]s$", "", m.group(0)).rstrip(".-/")
+        word = m.group(0).rstrip(".-/")
+        if _ABBREVIATION.fullmatch(word):
+            continue
         if len(word) < 2 or word.lower() in _NOT_NAMES or (len(word) == 2 and word.isupper()):
             continue  # two capitals ("US", "UK") are written as many ways as they are short
         code = bool(_CODE_SHAPE.search(word))

@@ -252,6 +252,23 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
     return end
 
 
+#: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
+_NAME_LIKE = re.compile(r"^-|\w[._]\w|[a-z][A-Z]|\w\(\)|<\w")
+
+
+def _alias(text: str, before: Block, block: Block) -> bool:
+    """``block`` is one more name of the option ``before`` names: both short items in the form of names, at
+    one depth, with no blank line between them."""
+    return (
+        block.depth == before.depth
+        and text.count("\n", before.end, block.start) <= 1
+        and all(
+            _is_term_like(text, b) and _NAME_LIKE.search(text[b.start : b.end].strip()) is not None
+            for b in (before, block)
+        )
+    )
+
+
 def _is_term_like(text: str, block: Block) -> bool:
     term = text[block.start : block.end]
     return block.kind == "item" and len(words(term)) <= 4 and term.rstrip()[-1:] not in ".!?:;,"
@@ -259,14 +276,15 @@ def _is_term_like(text: str, block: Block) -> bool:
 
 def _described_by(text: str, blocks: Sequence[Block], k: int, *, fits: bool = True) -> int | None:
     """The index of the description when ``blocks[k]`` is a defined term: an item of a few words with no
-    stop, followed (after any more such items at its depth: a definition list's several names for one
-    option) by a longer item indented under them; with ``fits``, only when term and description fit in one
-    quote."""
+    stop, followed (after any more such names of one option, in tight items at its depth: "-u" /
+    "--include-untracked") by an item indented under them; with ``fits``, only when term and description
+    fit in one quote. Short items that are not names ("numpy" / "scipy" / "pandas" over a note on pandas)
+    are no aliases: only the last is the term."""
     block = blocks[k]
     if not _is_term_like(text, block):
         return None
     j = k + 1
-    while j < len(blocks) and blocks[j].depth == block.depth and _is_term_like(text, blocks[j]):
+    while j < len(blocks) and _alias(text, blocks[j - 1], blocks[j]):
         j += 1
     if j >= len(blocks):
         return None
@@ -287,10 +305,12 @@ def _term_start(text: str, blocks: Sequence[Block], k: int) -> int | None:
     if block.kind != "item" or k == 0:
         return None
     above = blocks[k - 1]
+    if not (above.depth < block.depth and _is_term_like(text, above)):
+        return None
     i = k - 1
-    while i >= 0 and blocks[i].depth == above.depth < block.depth and _is_term_like(text, blocks[i]):
+    while i > 0 and _alias(text, blocks[i - 1], blocks[i]):
         i -= 1
-    return blocks[i + 1].start if i + 1 < k else None
+    return blocks[i].start
 
 
 def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:

@@ -212,12 +212,21 @@ def _depth(text: str, at: int) -> int:
     return max(0, text.count("(", 0, at) - text.count(")", 0, at))
 
 
+def _only_thanks(sentence: str) -> bool:
+    """A thank-you, whatever its length, unless what follows the thanks asks something ("Thanks in advance,
+    we need to know which hook runs before a push." is an ask; "help us" after thanks is gratitude)."""
+    if not _THANKS.match(sentence) or sentence.endswith("?"):
+        return False
+    rest = re.split(r"[,;:!—–]", sentence, maxsplit=1)[1:]
+    return not any(
+        not m.group(0).lower().startswith("help") for part in rest for m in _ASK.finditer(part)
+    ) and not any(_QUESTION_START.match(part.strip()) for part in rest)
+
+
 def classify(sentence: str) -> str:
     """``ask``, ``constraint``, ``instruction``, ``pleasantry`` or ``context``."""
     stripped = sentence.strip()
-    if _PLEASANTRY.match(stripped) and (
-        len(words(stripped)) <= 8 or (_THANKS.match(stripped) and not stripped.endswith("?"))
-    ):
+    if _PLEASANTRY.match(stripped) and (len(words(stripped)) <= 8 or _only_thanks(stripped)):
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
     if _INSTRUCTION.match(stripped):
         return "instruction"
