@@ -126,7 +126,7 @@ def _inline(out: _Builder, line: str, base: int) -> None:
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
         elif kind == "link":
-            if not _footnote_mark(m):
+            if not _invisible_link(m):
                 _inline(out, m.group("link_text"), base + m.start("link_text"))
         elif kind == "auto":
             out.put(m.group("auto_url"), base + m.start("auto_url"))
@@ -160,10 +160,10 @@ _FOOTNOTE_TEXT = re.compile(r"\[(?:\d{1,3}|[a-z])\]")
 _PERMALINK_TEXT = re.compile(r"[*_]*[¶§#🔗]?[*_]*")
 
 
-def _footnote_mark(m: re.Match[str]) -> bool:
-    """A link that is a footnote's mark (DocBook's ``[[11]](#ftn.idm1938)``): the page shows it as a
-    superscript the sentence does not say, so a quote would carry "resolution [11] ." for nothing. So is a
-    permalink to an anchor of the page (Texinfo's ``[**¶**](#index-HISTSIZE)``: "HISTSIZE ¶ — ...")."""
+def _invisible_link(m: re.Match[str]) -> bool:
+    """A link within the page that the sentence does not say: a footnote's mark (DocBook's
+    ``[[11]](#ftn.idm1938)``, shown as a superscript: a quote would carry "resolution [11] ." for nothing) or
+    a permalink (Texinfo's ``[**¶**](#index-HISTSIZE)``: "HISTSIZE ¶ — ...")."""
     target = m.group("link")[len(m.group("link_text")) + 2 :]
     text = m.group("link_text")
     return target.startswith("(#") and (

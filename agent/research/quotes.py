@@ -226,6 +226,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
 
 #: A name in code: ``snake_case``, a call ``f()``, ``camelCase``/``CamelCase`` (not "Apple Inc.").
 _CODE_NAME = re.compile(r"\w_\w|\w\(\)|[a-z][A-Z]")
+#: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
+_NAME_LIKE = re.compile(rf"^-|\w\.\w|<\w|{_CODE_NAME.pattern}")
 
 
 def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
@@ -250,10 +252,6 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
             break
         end = block.end
     return end
-
-
-#: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
-_NAME_LIKE = re.compile(r"^-|\w[._]\w|[a-z][A-Z]|\w\(\)|<\w")
 
 
 def _alias(text: str, before: Block, block: Block) -> bool:

@@ -248,10 +248,9 @@ def one_line(quote: str) -> str:
             terms += 1
         if _names_a_term(lines[terms]):
             terms = 1  # a list of short items, no description: only the first line is a term
-        joined = ", ".join(line.removeprefix("• ") for line in lines[:terms])
-        lines = [joined, lines[terms].removeprefix("• "), *lines[terms + 1 :]]
-        joined = f"{lines[0]} — {lines[1]}"
-        lines = lines[1:]
+        term = ", ".join(line.removeprefix("• ") for line in lines[:terms])
+        joined = f"{term} — {lines[terms].removeprefix('• ')}"
+        lines = lines[terms:]
     for line in lines[1:]:
         joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
     return joined
