@@ -21,7 +21,16 @@ from sleuth.agent.events import (
     SynthesisDone,
     parse_event,
 )
-from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, render_markdown
+from sleuth.agent.report import (
+    Claim,
+    EvidenceRecord,
+    Report,
+    SectionReport,
+    Source,
+    is_title,
+    render_markdown,
+    title,
+)
 from sleuth.agent.research.evaluation import (
     EvalError,
     JudgedQuestion,
@@ -103,6 +112,8 @@ __all__ = [
     "new_run_id",
     "parse_event",
     "render_markdown",
+    "title",
+    "is_title",
     "reviewed_ledger",
     "summarize",
     "unknown_gold",

@@ -137,19 +137,31 @@ def render_markdown(report: Report) -> str:
 TITLE_CHARS = 120
 
 
-def _heading(query: str) -> list[str]:
-    """The report's title: the request when it is a question's length; otherwise its first sentence that is
-    not a greeting or an instruction (cut at a word), with the whole request quoted under it (a ticket of
-    three paragraphs is no heading)."""
+def title(query: str) -> str:
+    """A request's title: the request itself when it is a question's length; otherwise its first sentence
+    that is not a greeting or an instruction, cut at a word (a ticket of three paragraphs is no heading).
+    report.md, the desk's pages and the Word export all title a report with it."""
     one = " ".join(query.split())
-    if len(one) <= TITLE_CHARS and "\n" not in query.strip():
-        return [f"# {one}"]
+    if is_title(query):
+        return one
     said = [t for t in sentences(query) if classify(t) not in ("pleasantry", "instruction")]
     first = said[0] if said else one
     if len(first) > TITLE_CHARS:
         first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
+    return first
+
+
+def is_title(query: str) -> bool:
+    """Whether the request is its own title (else the whole request is shown, quoted, under its title)."""
+    return len(" ".join(query.split())) <= TITLE_CHARS and "\n" not in query.strip()
+
+
+def _heading(query: str) -> list[str]:
+    """The report's title, with the whole request quoted under it when the title is only its start."""
+    if is_title(query):
+        return [f"# {title(query)}"]
     quoted = [f"> {line}".rstrip() for line in query.strip().splitlines()]
-    return [f"# {first}", "", *quoted]
+    return [f"# {title(query)}", "", *quoted]
 
 
 def citation(e: EvidenceRecord) -> str:

@@ -98,3 +98,15 @@ def test_texinfo_navigation_goes_and_the_chapter_that_holds_it_stays() -> None:
     assert "Many people have contributed" in markdown
     assert "GNU GENERAL PUBLIC LICENSE" not in markdown
     assert "Jump to" not in markdown
+
+
+def test_a_placeholder_inside_inline_code_stays_in_one_code_span() -> None:
+    """Texinfo marks a placeholder inside code (``<code>${!<var>name</var>[@]}</code>``, Bash's manual):
+    Docling would split the code around an emphasis, and quotes read ``${! name [@]}``."""
+    page = b"""<!DOCTYPE html><html><head><title>Arrays</title></head><body><h1>Arrays</h1>
+<p>The expansion <code class="code">${!<var class="var">name</var>[@]}</code> expands to the indices
+of <var class="var">name</var>, and <kbd>C-x <var>k</var></kbd> kills it.</p></body></html>"""
+    markdown = convert_bytes(page, "http://127.0.0.1/Arrays.html").markdown
+    assert "`${!name[@]}`" in markdown
+    assert "`C-x k`" in markdown
+    assert "*name*" in markdown.split("indices", 1)[1]  # a placeholder in prose keeps its emphasis

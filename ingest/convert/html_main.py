@@ -102,6 +102,7 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
             _remove(element)
     _admonitions(main, removed)
     _preformatted(main)
+    _inline_code(main)
     _root_headings(main, title, removed)
     body = etree.tostring(main, encoding="unicode", method="html")
     head = f"<title>{_escape(title)}</title>" if title else ""
@@ -240,6 +241,22 @@ def _preformatted(main: lxml_html.HtmlElement) -> None:
         for child in list(pre):
             pre.remove(child)
         pre.text = text
+
+
+#: Inline code elements whose markup inside is dropped (kept as its text).
+_INLINE_CODE = ("code", "kbd", "samp", "tt")
+
+
+def _inline_code(main: lxml_html.HtmlElement) -> None:
+    """Inline code is one run of text: a placeholder marked up inside it (Texinfo's
+    ``<code>${!<var>name</var>[@]}</code>``) would otherwise split it into three code spans around an
+    emphasis, and read as ``${! name [@]}``."""
+    for code in list(main.iter(*_INLINE_CODE)):
+        if len(code) and code.getparent() is not None:
+            text = code.text_content()
+            for child in list(code):
+                code.remove(child)
+            code.text = text
 
 
 def _root_headings(main: lxml_html.HtmlElement, title: str | None, removed: Counter[str]) -> None:

@@ -17,6 +17,7 @@ from docx import Document
 from docx.shared import Pt, RGBColor
 from markdown_it.token import Token
 
+from sleuth.agent import is_title, title
 from sleuth.agent.api.desk.markdown import parse
 from sleuth.agent.api.desk.view import ReportView
 
@@ -107,7 +108,10 @@ def _table(doc: Any, tokens: list[Token], start: int) -> int:
 def docx_bytes(view: ReportView) -> bytes:
     report = view.report
     doc = Document()
-    doc.add_heading(report.query, level=0)
+    doc.add_heading(title(report.query), level=0)
+    if not is_title(report.query):
+        for line in report.query.strip().splitlines():
+            doc.add_paragraph(line, style="Quote")
     meta = doc.add_paragraph()
     meta.add_run(f"Template {report.template} · run {report.run_id} · {report.created_at}").italic = True
     table = doc.add_table(rows=1, cols=3)

@@ -31,7 +31,9 @@ from sleuth.agent import (
     TemplateError,
     TemplateLibrary,
     Wiring,
+    is_title,
     render_markdown,
+    title,
 )
 from sleuth.agent.api.desk import export
 from sleuth.agent.api.desk.capabilities import capabilities
@@ -75,6 +77,8 @@ _ENV.filters["when"] = _when
 _ENV.filters["duration"] = _duration
 _ENV.filters["markdown"] = render
 _ENV.filters["plain"] = plain
+_ENV.filters["title"] = title
+_ENV.tests["title"] = is_title
 
 
 def page(name: str, **context: Any) -> str:
