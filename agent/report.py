@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from sleuth.agent.research.request import classify, sentences
+from sleuth.agent.research.request import classify, leans_back, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
@@ -138,14 +138,17 @@ TITLE_CHARS = 120
 
 
 def title(query: str) -> str:
-    """A request's title: the request itself when it is a question's length; otherwise its first sentence
-    that is not a greeting or an instruction, cut at a word (a ticket of three paragraphs is no heading).
+    """A request's title: the request itself when it is a question's length; otherwise its first ask that
+    reads alone (else its first sentence that is no greeting or instruction), cut at a word: a ticket of
+    three paragraphs is no heading, and its opening is often context ("We run Django 3.2 behind nginx.").
     report.md, the desk's pages and the Word export all title a report with it."""
     one = " ".join(query.split())
     if is_title(query):
         return one
-    said = [t for t in sentences(query) if classify(t) not in ("pleasantry", "instruction")]
-    first = said[0] if said else one
+    kinds = [(t, classify(t)) for t in sentences(query)]
+    asks = [t for t, kind in kinds if kind == "ask" and not leans_back(t)]
+    said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
+    first = " ".join((asks or said or [one])[0].split())
     if len(first) > TITLE_CHARS:
         first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
     return first

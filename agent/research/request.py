@@ -130,7 +130,7 @@ def understand(text: str) -> Request:
         kind = classify(sentence)
         if kind == "ask":
             held = clauses(sentence)
-            if len(held) == 1 and previous and _leans_back(sentence):
+            if len(held) == 1 and previous and leans_back(sentence):
                 # "What does Django provide for this?" means the sentence before it: asked with it (and
                 # instead of it, where that sentence was an ask of its own).
                 if asks and asks[-1] == previous:
@@ -282,7 +282,7 @@ _TOKEN = re.compile(r"[^\W_][\w'’.+-]*[^\W_]|[^\W_]", re.UNICODE)
 LEANING_TERMS = 4
 
 
-def _leans_back(sentence: str) -> bool:
+def leans_back(sentence: str) -> bool:
     """A short ask that points back to what was said before it ("What does Django provide for this?"), or
     one that opens so ("Which hook does that, and can we keep the hook scripts in the repository?": the
     sentence before says what "that" is)."""

@@ -1,0 +1,63 @@
+"""A report's title: a question titles itself; a ticket of several paragraphs is titled by its first ask
+that reads alone, and shown whole, quoted, under the title (report.md, the desk, the Word export)."""
+
+from __future__ import annotations
+
+import io
+
+from docx import Document
+
+from sleuth.agent import Report, is_title, render_markdown, title
+from sleuth.agent.api.desk.export import docx_bytes
+from sleuth.agent.api.desk.view import build
+
+TICKET = """Hi team,
+
+We run Django 3.2 behind nginx and our static files come back 404 in production since the last deploy.
+DEBUG is False.
+Which setting tells Django where collectstatic copies the files, and does it serve them itself?
+Can that be done without a CDN?
+
+Thanks a lot, this would really help us.
+"""
+
+
+def test_a_question_is_its_own_title() -> None:
+    assert is_title("What is the default value of gc.auto?")
+    assert title("What is the default value of gc.auto?") == "What is the default value of gc.auto?"
+
+
+def test_a_ticket_is_titled_by_its_first_ask_that_reads_alone() -> None:
+    assert not is_title(TICKET)
+    assert title(TICKET) == (
+        "Which setting tells Django where collectstatic copies the files, and does it serve them itself?"
+    )
+    # No ask at all: the first sentence that is no greeting, cut at a word under the title length.
+    statement = "Hello,\n\n" + "We run a very large fleet of Django services behind nginx on many hosts " * 3
+    assert title(statement).startswith("We run a very large fleet")
+    assert title(statement).endswith(" …") and len(title(statement)) <= 122
+
+
+def _report(query: str) -> Report:
+    return Report(
+        query=query,
+        template="brief",
+        run_id="r1",
+        created_at="2026-11-26T00:00:00Z",
+        executive_summary="",
+        sections=[],
+        evidence=[],
+        sources=[],
+    )
+
+
+def test_report_md_and_the_word_export_title_a_ticket_and_quote_it_whole() -> None:
+    md = render_markdown(_report(TICKET))
+    lines = md.splitlines()
+    assert lines[0] == f"# {title(TICKET)}"
+    asked = "Which setting tells Django where collectstatic copies the files, and does it serve them itself?"
+    assert f"> {asked}" in lines
+    doc = Document(io.BytesIO(docx_bytes(build(_report(TICKET)))))
+    texts = [p.text for p in doc.paragraphs]
+    assert texts[0] == title(TICKET)
+    assert "Can that be done without a CDN?" in texts
