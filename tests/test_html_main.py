@@ -110,3 +110,25 @@ of <var class="var">name</var>, and <kbd>C-x <var>k</var></kbd> kills it.</p></b
     assert "`${!name[@]}`" in markdown
     assert "`C-x k`" in markdown
     assert "*name*" in markdown.split("indices", 1)[1]  # a placeholder in prose keeps its emphasis
+
+
+def test_a_page_without_a_declared_encoding_is_read_as_utf8_when_it_is() -> None:
+    """A page cut out of a larger one, or generated, often declares no charset: lxml would read its UTF-8
+    bytes as Latin-1 ("a â€˜@â€™"). Undeclared bytes that are not UTF-8 are still read as Latin-1."""
+    body = (
+        "<html><head><title>Completion – Bash</title></head><body><h1>Completion</h1><p>A word containing a "
+    )
+    utf8 = (body + "‘@’ is completed as a hostname.</p></body></html>").encode()
+    converted = convert_bytes(utf8, "http://127.0.0.1/Completion.html")
+    assert "'@' is completed" in converted.markdown  # curly quotes are stored straight
+    assert "â" not in converted.markdown
+    assert converted.title == "Completion – Bash"
+    latin = (body + "caf\xe9 is completed.</p></body></html>").replace("–", "-").encode("latin-1")
+    assert "café is completed" in convert_bytes(latin, "http://127.0.0.1/Cafe.html").markdown
+    declared = (
+        b'<html><head><meta charset="windows-1252"><title>T</title></head><body><p>\x93quoted\x94 text here.'
+    )
+    # A declared encoding is honoured (0x93/0x94 are curly quotes in windows-1252, stored straight).
+    assert (
+        '"quoted" text' in convert_bytes(declared + b"</p></body></html>", "http://127.0.0.1/D.html").markdown
+    )

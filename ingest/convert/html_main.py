@@ -73,11 +73,28 @@ class TooComplexError(ValueError):
     """A page with far more elements than any document a person reads (a million links)."""
 
 
+#: A page that says its encoding: a byte-order mark, ``<meta charset>``, the http-equiv Content-Type, or an
+#: XML declaration's encoding (lxml reads each).
+_DECLARED = re.compile(rb"^\xef\xbb\xbf|^\xff\xfe|^\xfe\xff|<meta[^>]+charset|<\?xml[^>]+encoding", re.I)
+
+
+def decoded_html(raw: bytes | str) -> bytes | str:
+    """The page as lxml should read it: as it is when it declares its encoding; else as UTF-8 text when it
+    is valid UTF-8. lxml reads undeclared bytes as Latin-1, so a UTF-8 page without a charset (a page cut
+    out of a larger one, many generated ones) would read "a â`@`â" for "a ‘@’"."""
+    if isinstance(raw, str) or _DECLARED.search(raw[:4096]):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
 def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml:
     """The page reduced to its main content, ready for Docling. A page of more than four times
     ``max_elements`` elements is refused before any cleaning (``TooComplexError``): cleaning reads every
     element, and such a page is a link farm or a data dump, not a document."""
-    tree = lxml_html.document_fromstring(raw)
+    tree = lxml_html.document_fromstring(decoded_html(raw))
     if max_elements is not None:
         total = sum(1 for _ in tree.iter())
         if total > 4 * max_elements:

@@ -126,8 +126,10 @@ def html_metadata(html: bytes) -> DocumentMeta:
     """``<title>`` (or og:title) and the best date from meta tags or JSON-LD of an HTML page."""
     from lxml import html as lxml_html  # noqa: PLC0415 - conversion workers only
 
+    from sleuth.ingest.convert.html_main import decoded_html  # noqa: PLC0415 - imports lxml
+
     try:
-        tree = lxml_html.fromstring(html)
+        tree = lxml_html.fromstring(decoded_html(html))
     except (ValueError, TypeError, lxml_html.etree.ParserError):
         return DocumentMeta()
     found: dict[str, str] = {}
