@@ -63,6 +63,21 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     )
 
 
+def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -> None:
+    """SQLite's foreign-key page: "For example:" alone names nothing; the sentence before it says what the
+    example shows, and the example holds the answer ("PRAGMA foreign_keys = ON")."""
+    text = readable(
+        "Foreign key constraints are disabled by default. It must still be enabled by the application at "
+        "runtime, using the [PRAGMA foreign\\_keys](pragma.html#pragma_foreign_keys) command. For example:\n\n"
+        "```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\nThe application can also use the pragma to query."
+    )
+    intros = [text.text[w.start : w.end] for w in windows(text) if w.kind == "intro"]
+    assert intros == [
+        "It must still be enabled by the application at runtime, using the PRAGMA foreign_keys command. "
+        "For example:\nsqlite> PRAGMA foreign_keys = ON;"
+    ]
+
+
 def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:
     first = "Some methods need a running server:"
     second = "- Peer authentication\n- Ident authentication\n"

@@ -8,7 +8,8 @@ construction. The pieces that may be quoted (*windows*):
   there, and the one after it when it is too short to stand alone;
 - a sentence that introduces what follows with a colon, together with what follows: the list items, table
   rows or code lines of the next blocks, even when they stand in the next chunk (a list intro alone says
-  nothing); likewise a paragraph's last sentence that stops without a stop and goes on in a code block;
+  nothing), and a short one ("For example:") with the sentence before it, which says what it is about;
+  likewise a paragraph's last sentence that stops without a stop and goes on in a code block;
 - a list item, a table row, a small table whole (a manual's key-value table of a directive), a quoted
   paragraph; an item or quoted paragraph too long to quote whole (a manual whose numbered sections are list
   items) is read as a paragraph, sentence by sentence, so that its last sentences (often the value: "The
@@ -199,7 +200,17 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             ):
                 follow_end = _follow(blocks, k)
                 if follow_end is not None:
-                    out.append(Window(s, follow_end, "intro", continues=follow_end > own_end))
+                    start = s
+                    if (
+                        len(words(sentence)) < 8
+                        and i > 0
+                        and not cut[i - 1]
+                        and follow_end - spans[i - 1][0] <= MAX_QUOTE_CHARS
+                    ):
+                        # "For example:" says what it exemplifies only with the sentence before it ("...,
+                        # using the PRAGMA foreign_keys command. For example: PRAGMA foreign_keys = ON;").
+                        start = spans[i - 1][0]
+                    out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             first, stop = s, e
             j = i  # back to the sentence that names what "it ... it ..." is about (two at most)
