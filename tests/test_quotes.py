@@ -499,3 +499,40 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Elimits0": True, "Epragma2": True, "Elimits1": True}
+
+
+def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:
+    """Three asks are not answered by three quotes on the first one: the summary takes each ask's best
+    claim in the order asked (when on topic), then the most direct of the rest."""
+    from sleuth.agent.report import Claim  # noqa: PLC0415
+    from sleuth.agent.research.synthesis import summarize  # noqa: PLC0415
+
+    asks = [
+        "How do I make a script stop as soon as a command fails?",
+        "How can a failure inside a pipeline count?",
+        "Can bash treat an unset variable as an error?",
+    ]
+
+    def piece(n: int, ask: str, relevance: float) -> Evidence:
+        return Evidence(
+            id=f"E{n}", chunk_id=f"c{n}", document_id=f"d{n}", quote=f"Quote {n}.", question=ask,
+            relevance=relevance,
+        )  # fmt: skip
+
+    pieces = [
+        piece(1, asks[2], 4.0),
+        piece(2, asks[2], 3.5),
+        piece(3, asks[2], 3.0),
+        piece(4, asks[0], 1.5),
+        piece(5, asks[1], -7.0),  # the pipeline ask's best is off topic: no slot of its own
+        piece(6, asks[1], -2.0),
+    ]
+    evidence = {e.id: e for e in pieces}
+    findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in pieces]}
+    spec = TemplateLibrary().load("brief").section("answer")
+    by_relevance = summarize(spec, findings, [], evidence)
+    assert [c.evidence_ids[0] for c in by_relevance] == ["E1", "E2", "E3"]
+    per_ask = summarize(spec, findings, [], evidence, asks=asks, floor=-4.0)
+    assert [c.evidence_ids[0] for c in per_ask] == ["E4", "E6", "E1"]
+    off = summarize(spec, findings, [], evidence, asks=asks, floor=0.0)
+    assert [c.evidence_ids[0] for c in off] == ["E4", "E1", "E2"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from sleuth.agent.research.request import understand
 from tests.test_cli import REPO, run
 
 FIXTURE = REPO / "tests" / "data" / "research" / "docs"
@@ -362,6 +363,14 @@ def test_a_long_request_knows_at_least_what_its_search_shows(sample: Path) -> No
         evidence[i]["document_id"] for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]
     }
     assert set(top[:10]) <= cited, set(top[:10]) - cited
+    # ... nor less than the first hit of each of its asks' searches, however the cross-encoder scores it.
+    asks = understand(LONG_ON_TOPIC).asks
+    assert len(asks) >= 2
+    for ask in asks:
+        first = json.loads(
+            run(["search", ask, "--index", str(index), "--json", "-k", "1"], cwd=tmp_path).stdout
+        )
+        assert first[0]["document_id"] in cited, (ask, first[0]["document_id"])
     # Each claim in one findings section only.
     findings = [c["text"] for s in report["sections"] if s["id"] != "answer" for c in s["claims"]]
     assert len(findings) == len(set(findings))

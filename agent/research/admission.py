@@ -19,6 +19,7 @@ of different styles and checked on their held-out halves (docs/BENCHMARKS.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from sleuth.agent.research.evidence import Evidence, Passage, evidence_id
 from sleuth.agent.research.options import ResearchOptions
@@ -72,6 +73,10 @@ HITS_PER_DOCUMENT = 2
 #: Hits of the request's search as written whose best quote is backbone evidence (besides each top
 #: document's).
 BACKBONE_HITS = 5
+
+#: First hits of an ask's own search (a long request's question, with the chunks around each): every window
+#: of theirs is judged, and their documents are cited by their best quotes whenever the request is on topic.
+ASK_HITS = 2
 
 
 #: A backbone quote takes in the sentence after it, in its paragraph, while both fit in this many characters.
@@ -191,6 +196,14 @@ class Admission:
                 _union(cut[k][:ALL_WINDOWS], s) if p.rank < top or p.rank == first[p.document_key] else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
+        elif question.origin == "ask":
+            # An ask's first hits are read whole, as a reader of its search would: the term weights pick the
+            # sentence that repeats the ask's words ("If the command terminates due to the SIGINT, Bash
+            # concludes that the user meant to end the entire script"), not the option that answers it.
+            short = [
+                _union(cut[k][:ALL_WINDOWS], s) if p.rank < ASK_HITS else s
+                for k, (p, s) in enumerate(zip(passages, short, strict=True))
+            ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
         scores = self._judged(question.text, pairs, passages, readers)
         judged = sorted(zip(pairs, scores, strict=True), key=lambda item: -item[1])
@@ -228,8 +241,10 @@ class Admission:
                 ask_weights, [readers[k].text for k in mine], [cut[k] for k in mine], budget=3 * len(mine)
             )
             pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
+            # Each piece says which ask it answers (the summary answers every ask).
+            asked = replace(question, text=ask)
             for (k, w), score in zip(pairs, self._judged(ask, pairs, passages, readers), strict=True):
-                out.append(self._evidence(question, passages[k], readers[k], w, score, cut=cut[k]))
+                out.append(self._evidence(asked, passages[k], readers[k], w, score, cut=cut[k]))
         return sorted(out, key=lambda e: -e.score)
 
     def _judged(
@@ -342,12 +357,23 @@ class Admission:
                 floor = float("inf")
             else:
                 floor = max(opts.topic_floor, relative)
+            # An ask of a request on the corpus's topics: its search's first hits are what a reader of that
+            # search sees first, and the cross-encoder, trained on web questions, scores a manual's answer to
+            # a question put in other words low ("-e: Exit immediately if a pipeline ... returns a non-zero
+            # status" scores -9 for "How do I make a script stop as soon as a command fails?"). Their
+            # documents are cited by their best quotes within topic_gap of the ask's best, whatever the
+            # absolute floor: the report never knows less than the first hits of each ask's search.
+            first = (
+                {p.document_key for p in passages if p.rank < ASK_HITS}
+                if question.origin == "ask" and on_topic and self.long
+                else set()
+            )
             seen: set[str] = set()
             for item in items:
                 key = item.document_key
                 if key in top and key not in seen:
                     seen.add(key)
-                    if item.score >= floor:
+                    if item.score >= (relative if key in first else floor):
                         backbone.add(item.id)
             if not self.long or question.origin == "query":
                 backbone |= self._best_of_first_hits(items, passages, floor)

@@ -211,7 +211,14 @@ class ResearchRun:
         written: list[Written] = []
         for spec in self.template.sections:
             if spec.kind == "summary":
-                before = summarize(spec, findings, routed.get(spec.id, []), evidence)
+                before = summarize(
+                    spec,
+                    findings,
+                    routed.get(spec.id, []),
+                    evidence,
+                    asks=self.request.asks if self.request.long else (),
+                    floor=self.options.topic_floor,
+                )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)
             else:

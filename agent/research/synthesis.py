@@ -91,10 +91,17 @@ def summarize(
     findings: Mapping[str, Sequence[Claim]],
     own: Sequence[Evidence],
     evidence: Mapping[str, Evidence],
+    *,
+    asks: Sequence[str] = (),
+    floor: float = float("-inf"),
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
-    every piece of backbone evidence that is cited nowhere else."""
+    every piece of backbone evidence that is cited nowhere else.
+
+    ``asks``: a long request's questions. Its summary answers each of them first, one claim per ask in the
+    order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
+    the rest: three asks are not answered by three quotes on the first one."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
     first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
@@ -105,11 +112,31 @@ def summarize(
         for c in claims
         if c.kind == "finding" and not set(c.evidence_ids) & have
     ]
-    pool.sort(
-        key=lambda c: -max((evidence[i].relevance for i in c.evidence_ids if i in evidence), default=0.0)
-    )
+
+    def relevance(claim: Claim, ask: str | None = None) -> float:
+        return max(
+            (
+                evidence[i].relevance
+                for i in claim.evidence_ids
+                if i in evidence and (ask is None or evidence[i].question == ask)
+            ),
+            default=float("-inf") if ask is not None else 0.0,
+        )
+
+    pool.sort(key=lambda c: -relevance(c))
     room = max(0, section.max_claims - len(first))
-    return [*first, *pool[:room]]
+    chosen: list[Claim] = []
+    if len(asks) > 1:
+        answered = {evidence[i].question for c in first for i in c.evidence_ids if i in evidence}
+        for ask in asks:
+            if len(chosen) >= room or ask in answered:
+                continue
+            best = max((c for c in pool if c not in chosen), key=lambda c: relevance(c, ask), default=None)
+            if best is not None and relevance(best, ask) >= floor:
+                chosen.append(best)
+    chosen += [c for c in pool if c not in chosen][: room - len(chosen)]
+    # The summary reads best first: the per-ask answers in the order asked, then the rest by relevance.
+    return [*first, *chosen]
 
 
 def groups(items: Sequence[Evidence]) -> list[Group]:
