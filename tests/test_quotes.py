@@ -69,7 +69,8 @@ def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -
     text = readable(
         "Foreign key constraints are disabled by default. It must still be enabled by the application at "
         "runtime, using the [PRAGMA foreign\\_keys](pragma.html#pragma_foreign_keys) command. For "
-        "example:\n\n```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\nThe application can also use the pragma to query."
+        "example:\n\n```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\n"
+        "The application can also use the pragma to query."
     )
     intros = [text.text[w.start : w.end] for w in windows(text) if w.kind == "intro"]
     assert intros == [
