@@ -53,7 +53,9 @@ _BACK_REFERENCE = re.compile(
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely)\b"
     # ... or names its subject by pointing back: "The default value of this limit is 100."
-    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]",
+    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]"
+    # ... or does so after an opening phrase: "In most contexts, this means that ..."
+    r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s",
     re.I,
 )
 _POINTER = re.compile(
