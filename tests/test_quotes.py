@@ -390,8 +390,8 @@ def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
     assert any(q.startswith("The SQLITE_MAX_FUNCTION_ARG") and q.endswith("is 100.") for q in quotes)
     # ... and so does one that points back after an opening phrase (Apache's RewriteRule flags).
     flag = readable(
-        "The [L] flag causes mod_rewrite to stop processing the rule set. In most contexts, this means that if "
-        "the rule matches, no further rules will be processed."
+        "The [L] flag causes mod_rewrite to stop processing the rule set. In most contexts, this means that "
+        "if the rule matches, no further rules will be processed."
     )
     quotes = [flag.text[w.start : w.end] for w in windows(flag)]
     assert not any(q.startswith("In most contexts") for q in quotes)
