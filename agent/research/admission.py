@@ -7,7 +7,9 @@ scores each shortlisted window against the question, in its context. What is adm
 
 - for the request's own searches (the request as written, each ask and constraint): the best window of each
   of the top ``backbone_documents`` documents, whenever it is on the request's topic at all
-  (``topic_floor``). This is the *backbone*: a report never knows less than a search of its own request;
+  (``topic_floor``); of a long request's ask, the documents of its search's first hits whenever their best
+  quote comes within ``topic_gap`` of the ask's best, whatever that floor says (``ASK_HITS``). This is the
+  *backbone*: a report never knows less than a search of its own request;
 - for every question: windows that answer it (``answer_floor``), at most two per passage and
   ``evidence_per_question`` passages per question.
 
