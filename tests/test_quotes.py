@@ -6,6 +6,8 @@ a PDF chunk that starts mid-sentence), checked against the rules a reader would 
 
 from __future__ import annotations
 
+import pytest
+
 from sleuth.agent.research.admission import Admission, extended
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
@@ -262,14 +264,34 @@ def test_tables_quote_as_they_read() -> None:
     assert "branch.<name>.autoSetupRebase" not in quotes
 
 
-def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:
-    text = readable(
-        "Variable renewable energy sources fluctuate, such as wind power and solar power. In contrast, "
-        "controllable renewable energy sources include dammed hydroelectricity, bioenergy, or geothermal."
-    )
+@pytest.mark.parametrize(
+    ("passage", "leaning", "first", "last"),
+    [
+        (
+            "Variable renewable energy sources fluctuate, such as wind power and solar power. "
+            "In contrast, controllable renewable energy sources include dammed hydroelectricity, bioenergy, "
+            "or geothermal.",
+            "In contrast",
+            "Variable",
+            "geothermal.",
+        ),
+        # It points back after an opening phrase (Apache's RewriteRule flags).
+        (
+            "The [L] flag causes mod_rewrite to stop processing the rule set. "
+            "In most contexts, this means that if the rule matches, no further rules will be processed.",
+            "In most contexts",
+            "The [L] flag",
+            "will be processed.",
+        ),
+    ],
+)
+def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(
+    passage: str, leaning: str, first: str, last: str
+) -> None:
+    text = readable(passage)
     quotes = [text.text[w.start : w.end] for w in windows(text)]
-    assert not any(q.startswith("In contrast") for q in quotes)
-    assert any(q.startswith("Variable") and q.endswith("geothermal.") for q in quotes)
+    assert not any(q.startswith(leaning) for q in quotes)
+    assert any(q.startswith(first) and q.endswith(last) for q in quotes)
 
 
 def test_planned_questions_read_as_questions() -> None:
@@ -388,14 +410,6 @@ def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
     quotes = [limit.text[w.start : w.end] for w in windows(limit)]
     assert not any(q.startswith("The default value of this limit") for q in quotes)
     assert any(q.startswith("The SQLITE_MAX_FUNCTION_ARG") and q.endswith("is 100.") for q in quotes)
-    # ... and so does one that points back after an opening phrase (Apache's RewriteRule flags).
-    flag = readable(
-        "The [L] flag causes mod_rewrite to stop processing the rule set. In most contexts, this means that "
-        "if the rule matches, no further rules will be processed."
-    )
-    quotes = [flag.text[w.start : w.end] for w in windows(flag)]
-    assert not any(q.startswith("In most contexts") for q in quotes)
-    assert any(q.startswith("The [L] flag") and q.endswith("will be processed.") for q in quotes)
 
 
 def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
