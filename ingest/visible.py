@@ -46,6 +46,11 @@ _INLINE = re.compile(
 )
 
 
+#: A private-use character is a glyph of the page's icon font (Django's console tabs show "\uf17c" as the
+#: Linux logo): it reads as nothing, or as an empty box, anywhere else.
+_PRIVATE = re.compile("[\ue000-\uf8ff]")
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """``text[start:end]`` of the visible text is one block: heading, paragraph, item, row, code or quote."""
@@ -81,11 +86,17 @@ class _Builder:
 
     def put(self, text: str, source: int) -> None:
         """``text`` copied from the source at ``source`` (one offset per character)."""
+        if _PRIVATE.search(text):
+            kept = [(ch, source + k) for k, ch in enumerate(text) if not _PRIVATE.match(ch)]
+            self.chars.extend(ch for ch, _ in kept)
+            self.offsets.extend(at for _, at in kept)
+            return
         self.chars.extend(text)
         self.offsets.extend(range(source, source + len(text)))
 
     def add(self, text: str, source: int) -> None:
         """``text`` that stands for the source character at ``source`` (a bullet, a separator)."""
+        text = _PRIVATE.sub("", text)
         self.chars.extend(text)
         self.offsets.extend([source] * len(text))
 
