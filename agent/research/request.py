@@ -15,8 +15,9 @@ and each sentence is read for what it does:
 
 An ask that leans on the rest of the request ("does it also apply to uploads?") gets the request's subject
 added, so that it can be searched alone. The **subject** is what the request is about in a few words (its
-named things and most frequent content words, in the order they first appear): what template questions
-are asked about ("What are the main risks of {subject}?"), never the whole request pasted into a pattern.
+named things and most frequent content words, those of its asks and constraints counting most, in the order
+they first appear): what template questions are asked about ("What are the main risks of {subject}?"),
+never the whole request pasted into a pattern.
 """
 
 from __future__ import annotations
@@ -119,15 +120,17 @@ def understand(text: str) -> Request:
     """The request's asks, constraints and subject (see the module's docstring)."""
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     parts = sentences(text)
-    subject = subject_of(text)
     if len(words(text)) <= SHORT_WORDS and len(parts) <= 2:
         whole = " ".join(text.split())
+        subject = subject_of(text)
         return Request(whole, asks=_coordinated(whole, subject), subject=subject)
+    kinds = [classify(sentence) for sentence in parts]
+    asking = " ".join(p for p, kind in zip(parts, kinds, strict=True) if kind in ("ask", "constraint"))
+    subject = subject_of(text, asked=asking)
     asks: list[str] = []
     constraints: list[str] = []
     previous = ""
-    for sentence in parts:
-        kind = classify(sentence)
+    for sentence, kind in zip(parts, kinds, strict=True):
         if kind == "ask":
             held = clauses(sentence)
             if len(held) == 1 and previous and leans_back(sentence):
@@ -187,6 +190,8 @@ def clauses(sentence: str) -> list[str]:
         cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
         bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
         parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+        if len(parts) == 2 and colon < 0:
+            parts = _list_of_three(parts)
         if len(parts) < 3 and colon < 0:
             return [sentence]  # "how X works and why" is one question; a list of three or more is several
         if len(parts) < 2 and colon >= 0:
@@ -205,6 +210,25 @@ def clauses(sentence: str) -> list[str]:
 
 
 _ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
+_LAST_ITEM = re.compile(r",\s+(?:and|or)\s+")
+_WH_WORD = re.compile(r"\b(?:what|which|who|how|why|where|when|whether)\b", re.I)
+
+
+def _list_of_three(parts: list[str]) -> list[str]:
+    """Two questions split at a comma, the second ending in a list's last item ("explain how Django handles
+    transactions by default, how to make the writes all-or-nothing, and the documented way to send the email
+    after the commit"): three asks, the first without the words that lead into the list. Without a comma
+    before its "and" ("how X works and why"), the second part is one question."""
+    tails = [m for m in _LAST_ITEM.finditer(parts[1]) if _depth(parts[1], m.start()) == 0]
+    if not tails:
+        return parts
+    last = tails[-1]
+    second, third = parts[1][: last.start()], parts[1][last.end() :]
+    lead = _WH_WORD.search(parts[0])
+    first = parts[0][lead.start() :] if lead else parts[0]
+    if min(len(words(second)), len(words(third))) < 2:
+        return parts
+    return [first, second, third]
 
 
 def _depth(text: str, at: int) -> int:
@@ -237,9 +261,13 @@ def classify(sentence: str) -> str:
     return "context"
 
 
-def subject_of(text: str, limit: int = 5) -> str:
+def subject_of(text: str, limit: int = 5, *, asked: str = "") -> str:
     """What the request is about: its content words that recur most (a one-line request: all of them, up to
     ``limit``), in the order they first appear, as written (``WAL``, ``Django``, ``static files``).
+
+    ``asked``: the sentences that ask (a long request's asks and constraints); their words count twice more,
+    so that the subject is what is asked about, not the story around it (a bug report's "order", "customer"
+    and "email" against the "database transactions" its questions are about).
 
     Labels ("Priority:", "Customer:"), question words, generic verbs and contractions are not subjects.
     """
@@ -266,6 +294,9 @@ def subject_of(text: str, limit: int = 5) -> str:
             continue
         counts[stems[0]] += 1
         first.setdefault(stems[0], (m.start(), word if word[:1].isupper() else lowered))
+    for term, times in Counter(content_terms(asked)).items():
+        if term in counts:  # a word the request's own filter kept (no generic verb, no label)
+            counts[term] += 2 * times
     ranked = sorted(counts, key=lambda t: (-counts[t], first[t][0]))[:limit]
     return " ".join(first[t][1] for t in sorted(ranked, key=lambda t: first[t][0]))
 
