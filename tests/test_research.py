@@ -363,6 +363,13 @@ def test_a_long_request_knows_at_least_what_its_search_shows(sample: Path) -> No
         evidence[i]["document_id"] for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]
     }
     assert set(top[:10]) <= cited, set(top[:10]) - cited
+    # ... nor less than its first five hits: each is quoted, whatever its document (not only each document's
+    # best quote: a page that fills the first hits holds the answer in its third).
+    quoted = {
+        evidence[i]["chunk_id"] for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]
+    }
+    first_hits = [hit["chunk_id"] for hit in json.loads(searched.stdout)[:5]]
+    assert set(first_hits) <= quoted, [first_hits.index(h) for h in set(first_hits) - quoted]
     # ... nor less than the first hit of each of its asks' searches, however the cross-encoder scores it.
     asks = understand(LONG_ON_TOPIC).asks
     assert len(asks) >= 2

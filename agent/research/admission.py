@@ -224,7 +224,9 @@ class Admission:
                 seen.append(p.rank)
         top = sorted(ranks, key=lambda d: ranks[d][0])[: self.options.backbone_documents]
         kept = {(d, r) for d in top for r in ranks[d][:HITS_PER_DOCUMENT]}
-        return [p for p in passages if (p.document_key, p.rank) in kept]
+        # ... and its first ``BACKBONE_HITS`` hits whatever their documents (a page that fills the first
+        # five hits holds the answer in its third: Django's transactions page and ``on_commit``).
+        return [p for p in passages if (p.document_key, p.rank) in kept or p.rank < BACKBONE_HITS]
 
     def _by_ask(
         self, question: Question, passages: Sequence[Passage], asks: Sequence[tuple[str, dict[int, float]]]
@@ -242,6 +244,12 @@ class Admission:
             short = self.judge.shortlist(
                 ask_weights, [readers[k].text for k in mine], [cut[k] for k in mine], budget=3 * len(mine)
             )
+            # The search's first hits are read whole (each is cited by its best quote, whatever the term
+            # weights would have shortlisted).
+            short = [
+                _union(cut[k][:ALL_WINDOWS], s) if passages[k].rank < BACKBONE_HITS else s
+                for k, s in zip(mine, short, strict=True)
+            ]
             pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
             # Each piece says which ask it answers (the summary answers every ask).
             asked = replace(question, text=ask)
@@ -285,20 +293,24 @@ class Admission:
         return item
 
     def _best_of_first_hits(
-        self, items: Sequence[Evidence], passages: Sequence[Passage], floor: float
+        self, items: Sequence[Evidence], passages: Sequence[Passage], floor: float, *, hits: int
     ) -> set[str]:
-        """The best quote of each of the search's first ``BACKBONE_HITS`` hits (with the chunks around it),
-        when on topic: a search's first page shows a document's second hit too, and the answer is often
-        there (the page's other section that holds the default, the example, the exception)."""
+        """The best quote of each of the search's first ``hits`` hits, when on topic: a search's first page
+        shows a document's second hit too, and the answer is often there (the page's other section that
+        holds the default, the example, the exception). The hit's own chunk, as the search shows it: a chunk
+        next to it (read for context) would otherwise take its place with a sentence that scores higher
+        ("A quality-of-life feature adds colored output" for Django's Windows pitfalls)."""
         rank: dict[str, int] = {}
         for p in passages:
+            if p.neighbour:
+                continue
             where = p.chunk_id or p.url or ""
             rank[where] = min(p.rank, rank.get(where, p.rank))
         out: set[str] = set()
         done: set[int] = set()
         for item in items:  # best first
             at = rank.get(item.chunk_id or item.url or "")
-            if at is None or at >= BACKBONE_HITS or at in done:
+            if at is None or at >= hits or at in done:
                 continue
             done.add(at)
             if item.score >= floor:
@@ -378,7 +390,11 @@ class Admission:
                     if item.score >= (relative if key in first else floor):
                         backbone.add(item.id)
             if not self.long or question.origin == "query":
-                backbone |= self._best_of_first_hits(items, passages, floor)
+                backbone |= self._best_of_first_hits(items, passages, floor, hits=BACKBONE_HITS)
+            elif first:
+                # ... and each of those first hits by its own best quote, when it comes as near (the
+                # answer to an ask is as often in its page's second hit as in its first).
+                backbone |= self._best_of_first_hits(items, passages, relative, hits=ASK_HITS)
         per_passage: dict[str, int] = {}
         new: list[Evidence] = []
         for item in items:

@@ -27,6 +27,8 @@ class Passage(Provenance):
     text: str
     score: float = 0.0
     rank: int = 0
+    #: A chunk next to a hit (read for context, with the hit's rank), not a hit itself.
+    neighbour: bool = False
     #: Cosine of the question's dense vector and this passage's, where the source measured it (the corpus, for
     #: the hits of a dense search of the request as written; the web, for every chunk it ranked).
     similarity: float | None = None

@@ -48,7 +48,9 @@ class EvidenceSource(Protocol):
     async def aclose(self) -> None: ...
 
 
-def hit_passage(hit: SearchHit, rank: int, score: float, similarity: float | None = None) -> Passage:
+def hit_passage(
+    hit: SearchHit, rank: int, score: float, similarity: float | None = None, *, neighbour: bool = False
+) -> Passage:
     part, _, parts = (hit.split_sequence or "").partition("/")
     return Passage(
         kind="corpus",
@@ -62,6 +64,7 @@ def hit_passage(hit: SearchHit, rank: int, score: float, similarity: float | Non
         chunk_id=hit.chunk_id,
         score=score,
         rank=rank,
+        neighbour=neighbour,
         similarity=similarity,
         page_breaks=hit.page_breaks,
         next_chunk_id=hit.next_chunk_id,
@@ -144,12 +147,20 @@ class CorpusSource:
         for hits, nearest in zip(found, dense, strict=True):
             close = {h.chunk_id: h.score for h in nearest}
             passages: list[Passage] = []
+            # A chunk the search returned is read at its own rank, as a hit, even where it is also next to
+            # a better hit.
             seen: set[str] = set()
+            own = {h.chunk_id for h in hits}
             for rank, hit in enumerate(hits):
-                for item in [hit, *expanded.get(hit.chunk_id, [])]:
+                near = [n for n in expanded.get(hit.chunk_id, []) if n.chunk_id not in own]
+                for item in [hit, *near]:
                     if item.chunk_id not in seen:
                         seen.add(item.chunk_id)
-                        passages.append(hit_passage(item, rank, hit.score, close.get(item.chunk_id)))
+                        passages.append(
+                            hit_passage(
+                                item, rank, hit.score, close.get(item.chunk_id), neighbour=item is not hit
+                            )
+                        )
             if nearest and nearest[0].chunk_id not in seen:
                 # The passage closest in meaning, where fusion ranked it out of the hits: how close the
                 # request's search came to its topic is measured on it (ranked last, it is not read).
