@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.agent.research.admission import Admission, extended
+from sleuth.agent.research.admission import Admission, extended, new_evidence
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, section_questions, topic
-from sleuth.agent.research.quotes import QuoteJudge, is_pointer, readable, windows
+from sleuth.agent.research.quotes import QuoteJudge, Window, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import claim_of, groups, one_line
@@ -48,6 +48,12 @@ def test_visible_text_reads_as_the_document_reads() -> None:
     assert DOCLING[v.source_offset(i) : v.source_offset(i) + 6] == "VACUUM"  # mapped back to the source
     kinds = [b.kind for b in v.blocks]
     assert kinds == ["heading", "paragraph", "paragraph", "paragraph", "item", "item", "row", "row"]
+    # An icon font's glyph (a private-use character: Django's console tabs) reads as nothing.
+    icons = "Enter the command:\n\n\uf17c \uf17a &#xf17a;$ py -m pip install Django"
+    shown = visible_text(icons)
+    assert shown.text == "Enter the command:\n\n  $ py -m pip install Django"
+    at = shown.text.index("py -m")
+    assert icons[shown.source_offset(at) :].startswith("py -m")
 
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
@@ -175,6 +181,27 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         "Installing Django",
         "Checking it worked",
     ]
+    # Two questions and a list's last item after a comma and "and" are three asks; the words that lead into
+    # the list are no part of its first item.
+    three = clauses(
+        "Please act as a mentor and explain how Django handles database transactions by default "
+        "(autocommit?), how to make the view's writes all-or-nothing (per request vs per block), and the "
+        "documented way to run the email sending only after the transaction has committed."
+    )
+    assert three == [
+        "How Django handles database transactions by default (autocommit?)",
+        "How to make the view's writes all-or-nothing (per request vs per block)",
+        "The documented way to run the email sending only after the transaction has committed",
+    ]
+    paging = clauses(
+        "How do I use it in a function-based view and in a class-based ListView, what happens when someone "
+        'requests page 9999 or page "abc", and can I avoid an orphan last page?'
+    )
+    assert paging == [
+        "How do I use it in a function-based view and in a class-based ListView?",
+        'What happens when someone requests page 9999 or page "abc"?',
+        "Can I avoid an orphan last page?",
+    ]
     # One question with two verbs, or a list inside brackets, stays whole.
     assert clauses("How does WAL ensure durability and why is it fast?") == [
         "How does WAL ensure durability and why is it fast?"
@@ -188,6 +215,18 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         "model is risky."
     )
     assert any(a.startswith("Which base classes I can extend (") for a in request.asks)  # carries the subject
+
+
+def test_a_long_requests_subject_is_what_it_asks_about() -> None:
+    # The story around the questions repeats its own words (order, email); the subject is what is asked.
+    report = understand(
+        "Bug report from our QA lead: when a customer places an order we save the order, then the order "
+        "lines, then send the customer a confirmation email. Twice the email went out but the order lines "
+        "were missing, and one customer got the email twice.\n\nPlease explain how Django handles database "
+        "transactions by default. What happens if I catch a database exception inside a transaction?"
+    )
+    assert report.long
+    assert {"database", "transactions"} <= set(report.subject.split())
 
 
 def test_tables_quote_as_they_read() -> None:
@@ -356,8 +395,9 @@ def test_a_document_ranks_where_its_best_hit_does() -> None:
         _hit("a", 0),
         _hit("b", 1),
         _hit("a", 2),
-        _hit("a", 3),
-        _hit("c", 4),
+        _hit("d", 3),
+        _hit("a", 7),
+        _hit("c", 8),
         _hit("b", 40),
     ]
     options = ResearchOptions(backbone_documents=2)
@@ -366,8 +406,30 @@ def test_a_document_ranks_where_its_best_hit_does() -> None:
         hits
     )
     # The two top documents by their best hit, their best two hits each: b's hit at rank 40 is no reason
-    # to drop b, and a's third hit is not read.
-    assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("b", 40)]
+    # to drop b, and a's third hit is not read; the search's first five hits are, whatever their document.
+    assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("d", 3), ("b", 40)]
+
+
+def test_each_of_the_first_hits_of_a_long_requests_search_is_quoted_by_its_own_best() -> None:
+    """One page fills the search's first hits; each hit is cited by its best quote (not only the page's
+    best), and a chunk read beside a hit for context does not take the hit's place."""
+    hits = [_hit("a", 0), _hit("a", 1), _hit("a", 2), _hit("b", 3), _hit("a", 9)]
+    beside = Passage(chunk_id="a-next", document_id="a", title="a", text="Some text.", rank=0, neighbour=True)
+    passages = [hits[0], beside, *hits[1:]]
+    question = Question("q1", "a long request", ["answer"], origin="query")
+    scores = {"a-next": 9.0, "a-0": 1.0, "a-1": 0.5, "a-2": -3.0, "b-3": -8.0, "a-9": 2.0}
+    whole = Window(0, len("Some text."), "sentence")
+    items = sorted(
+        (new_evidence(question, p, readable(p.text), whole, scores[p.chunk_id]) for p in passages),
+        key=lambda e: -e.score,
+    )
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    options = ResearchOptions(backbone_documents=1, answer_floor=5.0)
+    admission = Admission(options, RunState(Ledger(50)), judge=unused, following=lambda ids: {}, long=True)
+    kept = admission.admit(question, items, passages, on_topic=True)
+    backbone = {e.chunk_id for e in kept if e.backbone}
+    # a's best quote (a-next, a's best by far) and each of the first five hits by its own.
+    assert backbone == {"a-next", "a-0", "a-1", "a-2", "b-3"}
 
 
 def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None:
@@ -559,6 +621,13 @@ def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:
     assert [c.evidence_ids[0] for c in per_ask] == ["E4", "E6", "E1"]
     off = summarize(spec, findings, [], evidence, asks=asks, floor=0.0)
     assert [c.evidence_ids[0] for c in off] == ["E4", "E1", "E2"]
+    # Four asks have room for four answers (the brief's direct answer holds three claims).
+    fourth = "What does pipefail change?"
+    pieces.append(piece(7, fourth, 1.0))
+    evidence["E7"] = pieces[-1]
+    findings["key_findings"].append(Claim(text="Quote 7.", evidence_ids=["E7"]))
+    four = summarize(spec, findings, [], evidence, asks=[*asks, fourth], floor=-4.0)
+    assert [c.evidence_ids[0] for c in four] == ["E4", "E6", "E1", "E7"]
 
 
 def test_a_caption_is_no_quote() -> None:

@@ -101,7 +101,8 @@ def summarize(
 
     ``asks``: a long request's questions. Its summary answers each of them first, one claim per ask in the
     order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
-    the rest: three asks are not answered by three quotes on the first one."""
+    the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
+    answers whatever ``max_claims`` says."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
     first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
@@ -124,7 +125,7 @@ def summarize(
         )
 
     pool.sort(key=lambda c: -relevance(c))
-    room = max(0, section.max_claims - len(first))
+    room = max(0, max(section.max_claims, len(asks)) - len(first))
     chosen: list[Claim] = []
     if len(asks) > 1:
         answered = {evidence[i].question for c in first for i in c.evidence_ids if i in evidence}
