@@ -7,7 +7,9 @@ what one plain ``sleuth search`` of the question returns:
 
 - answers in report: share of the gold answer strings found in the report's claims, against the share found
   in the top N chunks of one search, N being the number of distinct claims of that report (at least 1), so
-  that a report wins only by choosing better text, not by saying more;
+  that a report wins only by choosing better text, not by saying more; and the share found in the search's
+  first chunks, as they read, cut to as many characters as the report's distinct claims hold (a chunk is a
+  dozen sentences, a claim one or two: at the same count the search shows several times the text);
 - cited-document recall and precision (the eval's own numbers, search at equal size) and the recall of the
   search's top 10 documents;
 - empty reports (every section not_found) and, for those, whether the search's top 10 held a gold document;
@@ -45,6 +47,7 @@ from typing import Any
 import yaml
 
 from benchmarks.report import write_section
+from sleuth.ingest.visible import visible_text
 
 log = logging.getLogger("research_sets")
 
@@ -95,6 +98,19 @@ def answer_share(answers: Sequence[str], texts: Iterable[str]) -> tuple[float, f
     hits_strict = sum(1 for a in answers if normalise(a) in strict)
     hits_loose = sum(1 for a in answers if normalise(a) in strict or loose(a) in relaxed)
     return (hits_strict / len(answers), hits_loose / len(answers))
+
+
+def same_length(contents: Iterable[str], claims: Sequence[str]) -> list[str]:
+    """The search's chunks in rank order, as they read, cut to as many characters as ``claims`` hold."""
+    budget = sum(len(c) for c in claims)
+    out: list[str] = []
+    for content in contents:
+        if budget <= 0:
+            break
+        text = visible_text(content).text
+        out.append(text[:budget])
+        budget -= len(text)
+    return out
 
 
 def summary_sections(template: str) -> frozenset[str]:
@@ -209,6 +225,8 @@ def score(
         gold = set(q["gold_sources"])
         report_strict, report_loose = answer_share(q.get("answers", []), claims)
         search_strict, search_loose = answer_share(q.get("answers", []), [h["content"] for h in ranked[:n]])
+        distinct = list({normalise(c): c for c in claims}.values())
+        length = answer_share(q.get("answers", []), same_length((h["content"] for h in ranked), distinct))[1]
         repeated, distinct = repeated_claims(report, summary)
         rows.append(
             {
@@ -218,6 +236,7 @@ def score(
                 "answers_report_strict": report_strict,
                 "answers_search": search_loose,
                 "answers_search_strict": search_strict,
+                "answers_search_same_length": length,
                 "recall": row["recall"],
                 "precision": row["precision"],
                 "search_recall": row["baseline_recall"],
@@ -239,6 +258,7 @@ def score(
         "answers_report_strict": _mean([r["answers_report_strict"] for r in rows]),
         "answers_search": _mean([r["answers_search"] for r in rows]),
         "answers_search_strict": _mean([r["answers_search_strict"] for r in rows]),
+        "answers_search_same_length": _mean([r["answers_search_same_length"] for r in rows]),
         "claims_per_report": _mean([r["claims"] for r in rows]),
         "recall": evaluation["research"]["recall"],
         "precision": evaluation["research"]["precision"],
@@ -262,7 +282,8 @@ def _fmt(value: Any, digits: int = 3) -> str:
 
 def table(results: dict[str, Any]) -> str:
     head = (
-        "| set | half | template | questions | answers in report / in search | cited recall / precision | "
+        "| set | half | template | questions | answers in report / in search (same count) / in search (same "
+        "length) | cited recall / precision | "
         "search recall / precision (same size) | search recall top 10 | empty reports (gold in search "
         "top 10) | repeated claims | s per question |\n"
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -272,7 +293,8 @@ def table(results: dict[str, Any]) -> str:
         name, half, template = key.split("/")
         lines.append(
             f"| {name} | {half} | {template} | {m['questions']} | {_fmt(m['answers_report'])} / "
-            f"{_fmt(m['answers_search'])} | {_fmt(m['recall'])} / {_fmt(m['precision'])} | "
+            f"{_fmt(m['answers_search'])} / {_fmt(m.get('answers_search_same_length'))} | "
+            f"{_fmt(m['recall'])} / {_fmt(m['precision'])} | "
             f"{_fmt(m['search_recall'])} / {_fmt(m['search_precision'])} | "
             f"{_fmt(m['search_recall_top10'])} | "
             f"{m['empty']} ({m['empty_with_gold_in_search_top10']}) | {_fmt(m['repeated_claims_share'])} | "

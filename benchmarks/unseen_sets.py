@@ -10,7 +10,8 @@ the licence left out: 134 pages); ingest each with ``sleuth ingest DIR --index I
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
-report's claim count; cited gold recall / the search's top 10 documents; empty reports; repeated claims).
+report's claim count, and in its first chunks cut to the claims' length; cited gold recall / the search's
+top 10 documents; empty reports; repeated claims).
 
     python -m benchmarks.unseen_sets --index IDX --questions benchmarks/judged/unseen/bash-doc.jsonl --out DIR
 """
@@ -26,7 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.research_sets import answer_share, claim_texts, is_empty, normalise, repeated_claims
+from benchmarks.research_sets import (
+    answer_share,
+    claim_texts,
+    is_empty,
+    normalise,
+    repeated_claims,
+    same_length,
+)
 
 SEARCH_K = 50
 TOP_DOCS = 10
@@ -76,6 +84,10 @@ def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
         "claims": n,
         "answers_report": answer_share(question["answers"], claims)[1],
         "answers_search": answer_share(question["answers"], [h["content"] for h in hits[:n]])[1],
+        "answers_search_same_length": answer_share(
+            question["answers"],
+            same_length((h["content"] for h in hits), list({normalise(c): c for c in claims}.values())),
+        )[1],
         "recall": len(gold & cited) / max(1, len(gold)),
         "search_recall_top10": len(gold & set(top)) / max(1, len(gold)),
         "empty": is_empty(report),
@@ -98,7 +110,8 @@ def main() -> None:
     for row in rows:
         print(json.dumps(row))
     print(
-        "| kind | questions | answers report / search | cited recall / search top 10 | empty | s/question |"
+        "| kind | questions | answers report / search (same count) / search (same length) | cited recall / "
+        "search top 10 | empty | s/question |"
     )
     print("|---|---:|---:|---:|---:|---:|")
     for kind, label in (("s", "short"), ("l", "long")):
@@ -110,7 +123,8 @@ def main() -> None:
             return sum(float(r[key]) for r in rs) / len(rs)
 
         print(
-            f"| {label} | {len(mine)} | {mean('answers_report'):.3f} / {mean('answers_search'):.3f} | "
+            f"| {label} | {len(mine)} | {mean('answers_report'):.3f} / {mean('answers_search'):.3f} / "
+            f"{mean('answers_search_same_length'):.3f} | "
             f"{mean('recall'):.3f} / {mean('search_recall_top10'):.3f} | {sum(r['empty'] for r in mine)} | "
             f"{mean('seconds'):.1f} |"
         )
