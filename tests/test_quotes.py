@@ -322,6 +322,14 @@ def test_tables_quote_as_they_read() -> None:
             "The [L] flag",
             "will be processed.",
         ),
+        # "Another way" is another than the one before (Django's on-commit callbacks in tests).
+        (
+            "You can overcome this limitation by using TestCase.captureOnCommitCallbacks(). "
+            "Another way to overcome the limitation is to use TransactionTestCase instead of TestCase.",
+            "Another way",
+            "You can overcome",
+            "instead of TestCase.",
+        ),
     ],
 )
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(
