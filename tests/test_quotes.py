@@ -11,7 +11,7 @@ import pytest
 from sleuth.agent.research.admission import Admission, extended, new_evidence
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
-from sleuth.agent.research.plan import ExtractivePlanner, Question, section_questions, topic
+from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
 from sleuth.agent.research.quotes import QuoteJudge, Window, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
@@ -351,6 +351,18 @@ def test_planned_questions_read_as_questions() -> None:
     planned = [q.text for q in ExtractivePlanner().plan(market, TemplateLibrary().load("market_brief"))]
     assert "How large is the market for the graphene battery market and how fast is it growing?" in planned
     assert not any("What is How" in q for q in planned)
+    # A long request's asks are its questions for the sections with no aspect of their own (a brief's key
+    # findings and details); a section with one (what is unknown) is still asked about.
+    brief = TemplateLibrary().load("brief")
+    ticket = understand(
+        "Hi, we are building a public catalogue of library books with Django 3.2 and the list page needs "
+        "paging.\n\nHow do I use the paginator in a class-based ListView? What happens when someone requests "
+        "page 9999? Can I avoid an orphan last page?\n\nThanks!"
+    )
+    plan = guard_plan(ExtractivePlanner().plan(ticket, brief), ticket, brief, limit=12)
+    assert [q.origin for q in plan][:2] == ["query", "ask"]
+    planned = [q.sections for q in plan if q.origin not in ("query", "ask", "constraint")]
+    assert planned == [["open_questions"]]
 
 
 def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> None:

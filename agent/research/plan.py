@@ -48,11 +48,19 @@ class ExtractivePlanner:
     def plan(self, request: Request, template: Template) -> list[Question]:
         questions: list[Question] = []
         for section in template.sections:
-            if section.kind == "summary":
+            if section.kind == "summary" or answered_by_asks(section, request):
                 continue  # the summary is answered by the request's own asks
             for text in section_questions(section, request):
                 questions.append(Question("", text, [section.id]))
         return questions
+
+
+def answered_by_asks(section: SectionSpec, request: Request) -> bool:
+    """A findings section with no aspect of its own (no keywords: a brief's key findings and details) is, for
+    a long request, what its own asks find: "What are the key facts about books Django page last requests?"
+    asks the request's subject words back, and what it finds displaces the answers to the asks. A section
+    with an aspect (risks, competitors, what is unknown) is asked about it as ever."""
+    return request.long and section.kind == "findings" and not section.keywords
 
 
 def topic(request: Request) -> str:
@@ -98,6 +106,8 @@ def guard_plan(
             merged[key] = question
     questions = list(merged.values())[: max(limit, 1)]
     covered = {s for q in questions for s in q.sections}
+    if request.asks:
+        covered |= {s.id for s in template.sections if answered_by_asks(s, request)}
     for section in template.sections:  # after the cut: the guardrail's questions are never cut off
         if section.required and section.id not in covered:
             ask = section_questions(section, request) or [request.text]
