@@ -51,7 +51,8 @@ class SectionSpec(BaseModel):
         8,
         ge=1,
         le=30,
-        description="At most this many claims in the section (backbone evidence may add more).",
+        description="At most this many claims in the section (backbone evidence may add more, and a long "
+        "request's summary holds one answer per ask).",
     )
     kind: Literal["findings", "summary"] = Field(
         "findings", description="summary: written last, from the other sections' findings."
