@@ -65,6 +65,11 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     assert "Trust authentication" in intro and "Password authentication" in intro  # the list comes along
     assert "work_mem | 4MB" in quotes
     assert is_pointer("Isolation levels are described in Table 13.1.")
+    assert is_pointer(
+        "For more information on how to use the built in generic views, consult the next topic on generic "
+        "class-based views."
+    )
+    assert not is_pointer("See the PRAGMA foreign_keys command to enable foreign key constraints at runtime.")
     assert not is_pointer(
         "The isolation levels are described in Table 13.1: Read Committed is the default level, and "
         "Serializable is the strictest level PostgreSQL offers."
@@ -321,6 +326,14 @@ def test_tables_quote_as_they_read() -> None:
             "In most contexts",
             "The [L] flag",
             "will be processed.",
+        ),
+        # Its opening phrase points back (Django's class-based views).
+        (
+            "We want the books of one publisher, paginated. In order to do this, we need to have two "
+            "different querysets.",
+            "In order to do this",
+            "We want the books",
+            "two different querysets.",
         ),
         # "Another way" is another than the one before (Django's on-commit callbacks in tests).
         (

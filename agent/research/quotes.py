@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import words
+from sleuth.agent.research.text import STOPWORDS, words
 from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.visible import Block, Visible, visible_text
 
@@ -56,11 +56,13 @@ _BACK_REFERENCE = re.compile(
     # ... or names its subject by pointing back: "The default value of this limit is 100."
     r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]"
     # ... or does so after an opening phrase: "In most contexts, this means that ..."
-    r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s",
+    r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
+    # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
+    r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s",
     re.I,
 )
 _POINTER = re.compile(
-    r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|(?:is|are)\s+(?:described|explained|discussed|detailed|listed|"
+    r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|consult\s+(?:the|this|that)|(?:is|are)\s+(?:described|explained|discussed|detailed|listed|"
     r"shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
     r"discussion)|more\s+(?:information|details)\s+(?:can\s+be\s+found|is\s+available)|described\s+below|"
     r"described\s+above|as\s+follows|following\s+(?:section|chapter|table))\b",
@@ -69,7 +71,8 @@ _POINTER = re.compile(
 _REFERENCE_WORDS = frozenset(
     "see also section sections chapter chapters table tables figure figures appendix part page pages more "
     "information details further discussion described explained discussed detailed listed shown given refer "
-    "documented covered below above following manual reference documentation".split()
+    "documented covered below above following manual reference documentation consult next topic topics "
+    "guide".split()
 )
 
 
@@ -109,13 +112,19 @@ def headings_in(passage: Readable, window: Window) -> bool:
     return any(b.kind == "heading" and b.start < window.end and window.start < b.end for b in blocks)
 
 
+#: A sentence that sends the reader elsewhere says something itself from this many distinct content words on,
+#: besides the words of the reference (stop words and repeats do not count: "For more information on how to
+#: use the built in generic views, consult the next topic on generic class-based views" says six).
+POINTER_WORDS = 7
+
+
 def is_pointer(sentence: str) -> bool:
     """A sentence that sends the reader elsewhere and says little itself."""
     if not _POINTER.search(sentence):
         return False
-    own = [w.lower() for w in words(sentence) if len(w) > 2]
-    substantive = [w for w in own if w not in _REFERENCE_WORDS and not w.isdigit()]
-    return len(substantive) < 7
+    own = {w.lower() for w in words(sentence) if len(w) > 2}
+    substantive = [w for w in own if w not in _REFERENCE_WORDS and w not in STOPWORDS and not w.isdigit()]
+    return len(substantive) < POINTER_WORDS
 
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
