@@ -335,6 +335,15 @@ def test_tables_quote_as_they_read() -> None:
             "We want the books",
             "two different querysets.",
         ),
+        # ... also when it opens a paragraph: the last sentence of the paragraph before comes with it.
+        (
+            "This captures your on_commit() callbacks in a list. You can overcome this limitation with "
+            "captureOnCommitCallbacks().\n\nAnother way to overcome the limitation is to use "
+            "TransactionTestCase instead of TestCase.",
+            "Another way",
+            "You can overcome",
+            "instead of TestCase.",
+        ),
         # "Another way" is another than the one before (Django's on-commit callbacks in tests).
         (
             "You can overcome this limitation by using TestCase.captureOnCommitCallbacks(). "

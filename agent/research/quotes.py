@@ -236,8 +236,18 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = spans[i + 1][1]
+            leaning = j == 0 and k > 0 and bool(_BACK_REFERENCE.match(text[spans[0][0] : spans[0][1]]))
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
+            elif (
+                leaning
+                and blocks[k - 1].kind == "paragraph"
+                and (before := _sentences(text, blocks[k - 1].start, blocks[k - 1].end))
+            ):
+                # A paragraph that opens by pointing back ("Another way to overcome the limitation is ...")
+                # leans on the paragraph before it: quoted from that one's last sentence, when both fit.
+                if stop - before[-1][0] <= MAX_QUOTE_CHARS:
+                    first = before[-1][0]
             elif term is not None and stop - term <= MAX_QUOTE_CHARS:
                 # A sentence of a description too long to quote whole, under the term it describes:
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
