@@ -100,6 +100,11 @@ def answer_share(answers: Sequence[str], texts: Iterable[str]) -> tuple[float, f
     return (hits_strict / len(answers), hits_loose / len(answers))
 
 
+def distinct_claims(claims: Iterable[str]) -> list[str]:
+    """The report's claims once each (a claim in the summary and in a findings section is one)."""
+    return list({normalise(c): c for c in claims}.values())
+
+
 def same_length(contents: Iterable[str], claims: Sequence[str]) -> list[str]:
     """The search's chunks in rank order, as they read, cut to as many characters as ``claims`` hold."""
     budget = sum(len(c) for c in claims)
@@ -219,14 +224,14 @@ def score(
         q = by_id[row["id"]]
         report = json.loads((out / row["id"] / "report.json").read_text())
         claims = claim_texts(report)
-        n = max(1, len({normalise(c) for c in claims}))
+        unique = distinct_claims(claims)
+        n = max(1, len(unique))
         ranked = hits[row["id"]]
         top_docs = list(dict.fromkeys(h["document_id"] for h in ranked))[:TOP_DOCS]
         gold = set(q["gold_sources"])
         report_strict, report_loose = answer_share(q.get("answers", []), claims)
         search_strict, search_loose = answer_share(q.get("answers", []), [h["content"] for h in ranked[:n]])
-        distinct = list({normalise(c): c for c in claims}.values())
-        length = answer_share(q.get("answers", []), same_length((h["content"] for h in ranked), distinct))[1]
+        length = answer_share(q.get("answers", []), same_length((h["content"] for h in ranked), unique))[1]
         repeated, distinct = repeated_claims(report, summary)
         rows.append(
             {

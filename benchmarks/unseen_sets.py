@@ -30,8 +30,8 @@ from typing import Any
 from benchmarks.research_sets import (
     answer_share,
     claim_texts,
+    distinct_claims,
     is_empty,
-    normalise,
     repeated_claims,
     same_length,
 )
@@ -74,7 +74,8 @@ def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
         _sleuth("search", question["question"], "--index", str(index), "--json", "-k", str(SEARCH_K))
     )
     claims = claim_texts(report)
-    n = max(1, len({normalise(c) for c in claims}))
+    unique = distinct_claims(claims)
+    n = max(1, len(unique))
     gold = set(question["gold_sources"])
     cited = {e["document_id"] for e in report["evidence"]}
     top = list(dict.fromkeys(h["document_id"] for h in hits))[:TOP_DOCS]
@@ -86,7 +87,7 @@ def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
         "answers_search": answer_share(question["answers"], [h["content"] for h in hits[:n]])[1],
         "answers_search_same_length": answer_share(
             question["answers"],
-            same_length((h["content"] for h in hits), list({normalise(c): c for c in claims}.values())),
+            same_length((h["content"] for h in hits), unique),
         )[1],
         "recall": len(gold & cited) / max(1, len(gold)),
         "search_recall_top10": len(gold & set(top)) / max(1, len(gold)),

@@ -49,8 +49,7 @@ _ABBREVIATION = re.compile(
 #: include ..."): its quote takes that sentence along so that it reads alone.
 _BACK_REFERENCE = re.compile(
     r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
-    r"also|"
-    r"moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
+    r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely)\b"
     # ... or names its subject by pointing back: "The default value of this limit is 100."
@@ -62,8 +61,8 @@ _BACK_REFERENCE = re.compile(
     re.I,
 )
 _POINTER = re.compile(
-    r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|consult\s+(?:the|this|that)|(?:is|are)\s+(?:described|explained|discussed|detailed|listed|"
-    r"shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
+    r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|consult\s+(?:the|this|that)|"
+    r"(?:is|are)\s+(?:described|explained|discussed|detailed|listed|shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
     r"discussion)|more\s+(?:information|details)\s+(?:can\s+be\s+found|is\s+available)|described\s+below|"
     r"described\s+above|as\s+follows|following\s+(?:section|chapter|table))\b",
     re.I,
@@ -236,18 +235,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = spans[i + 1][1]
-            leaning = j == 0 and k > 0 and bool(_BACK_REFERENCE.match(text[spans[0][0] : spans[0][1]]))
+            leant_on = _leant_on(text, blocks, k, spans[0]) if j == 0 and k > 0 else None
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
-            elif (
-                leaning
-                and blocks[k - 1].kind == "paragraph"
-                and (before := _sentences(text, blocks[k - 1].start, blocks[k - 1].end))
-            ):
-                # A paragraph that opens by pointing back ("Another way to overcome the limitation is ...")
-                # leans on the paragraph before it: quoted from that one's last sentence, when both fit.
-                if stop - before[-1][0] <= MAX_QUOTE_CHARS:
-                    first = before[-1][0]
+            elif leant_on is not None and stop - leant_on <= MAX_QUOTE_CHARS:
+                first = leant_on
             elif term is not None and stop - term <= MAX_QUOTE_CHARS:
                 # A sentence of a description too long to quote whole, under the term it describes:
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
@@ -385,6 +377,15 @@ _ATTRIBUTION = re.compile(
     r"\ball rights reserved\b|^(?:copyright|©)",
     re.I,
 )
+
+
+def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
+    """Where the last sentence of the paragraph before block ``k`` starts, when block ``k`` opens by pointing
+    back ("Another way to overcome the limitation is ..."): that sentence is what it leans on."""
+    if blocks[k - 1].kind != "paragraph" or not _BACK_REFERENCE.match(text[opening[0] : opening[1]]):
+        return None
+    before = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
+    return before[-1][0] if before else None
 
 
 def _worth_quoting(text: str, kind: str) -> bool:
