@@ -40,7 +40,11 @@ _INLINE = re.compile(
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
     r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
-    r"|(?P<escape>\\(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
+    # A backslash before an entity is the page's own backslash, not an escape of the "&": Docling writes
+    # a Windows prompt ``...\>`` as ``...\&gt;`` (it escapes "<", ">" and "&" as entities and escapes
+    # nothing with a backslash but "_"), and the page shows ``...\>``, not "...&gt;".
+    r"|(?P<escape>\\(?!&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    r"(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
     r"|(?P<strong>(?<![\w*\\])\*\*\*(?=[^\s*])|(?<=[^\s*\\])\*\*\*(?![\w*])|(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
     r"|(?P<em>(?<![\w*\\])\*(?=[^\s*])|(?<=[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])|(?<=[^\s_\\])_(?![\w_]))"
 )

@@ -54,6 +54,9 @@ def test_visible_text_reads_as_the_document_reads() -> None:
     assert shown.text == "Enter the command:\n\n  $ py -m pip install Django"
     at = shown.text.index("py -m")
     assert icons[shown.source_offset(at) :].startswith("py -m")
+    # Docling's "...\&gt;" is a Windows prompt, "...\>", not an escaped "&" before "gt;".
+    prompt = visible_text("...\\&gt; py -m pip install -e django\\").text
+    assert prompt == "...\\> py -m pip install -e django\\"
 
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
