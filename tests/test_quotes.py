@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.agent.research.admission import Admission, extended, new_evidence
+from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
@@ -418,13 +418,18 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     assert classify("Thanks in advance, we need to know which hook runs before a push.") == "ask"
 
 
-def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:
+def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:
     passage = readable(
         "## Paginator\n\n"
         "Optional. Use this when you don't want to have a last page with very few items. If the last page "
         "would normally have a number of items less than or equal to orphans, then those items are added to "
         "the previous page.\n\n"
-        "Required. The maximum number of items to include on a page.\n"
+        "Required. The maximum number of items to include on a page.\n\n"
+        "Provides a filter named RATE_LIMIT to limit client bandwidth. The throttling is applied to each "
+        "HTTP response while it is transferred to the client. The connection speed to be simulated is "
+        "specified, in KiB/s, using the environment variable rate-limit. An initial burst "
+        + "of data, in KiB, may be passed at full speed before throttling, " * 6
+        + "as the next sentence says."
     )
     cut = windows(passage)
     text = passage.text
@@ -433,6 +438,10 @@ def test_a_backbone_quote_takes_in_the_sentence_after_it() -> None:
     assert text[longer.start : longer.end].endswith("added to the previous page.")  # the same paragraph
     last = next(w for w in cut if text[w.start : w.end].startswith("If the last page"))
     assert extended(text, last, cut) == last  # never across a paragraph
+    # As many sentences as fit in one quote: the value is in the third; the paragraph runs on past the limit.
+    rate = next(w for w in cut if text[w.start : w.end].startswith("Provides a filter"))
+    quoted = text[rate.start : extended(text, rate, cut).end]
+    assert quoted.endswith("environment variable rate-limit.") and len(quoted) <= EXTENDED_CHARS
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:
@@ -585,6 +594,51 @@ def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> No
     same = quote("The default maximum trigger recursion depth is 1000 levels.", 1.0, "compile")
     (group,) = groups([answer, same])  # the same fact from two documents: one claim, two anchors
     assert claim_of(group).evidence_ids == [answer.id, same.id]
+    # What a quote took in after the sentence judged counts too: the FAQ's "To enable it, run PRAGMA
+    # foreign_keys=ON" is not said by another page's sentence on the same default.
+    off = quote("Foreign key constraint enforcement is turned off by default in SQLite.", 4.0, "quirks")
+    faq = quote(
+        "Foreign key constraint enforcement is turned off by default. To enable foreign key constraint "
+        "enforcement, run PRAGMA foreign_keys=ON or compile with -DSQLITE_DEFAULT_FOREIGN_KEYS=1 .",
+        3.0,
+        "faq",
+    ).model_copy(update={"core": "Foreign key constraint enforcement is turned off by default."})
+    assert [claim_of(g).text for g in groups([off, faq])] == [off.quote, faq.quote]
+    # Two quotes of one paragraph that overlap (each took in the sentences after its own) are one claim.
+    first = quote(
+        "FTS5 is a virtual table module. In their most elementary form, search engines find documents.",
+        3.0,
+        "f",
+    ).model_copy(update={"core": "FTS5 is a virtual table module."})
+    second = quote(
+        "In their most elementary form, search engines find documents. Google is one of them.", 2.0, "f"
+    ).model_copy(update={"core": "In their most elementary form, search engines find documents."})
+    assert len(groups([first, second])) == 1
+    # A claim is the best quote or a fuller one that holds it, never a quote that merely shares its words.
+    best = quote("Django's default behavior is to run in autocommit mode.", 7.5, "transactions")
+    alike = quote(
+        "Savepoints are not useful in autocommit mode, the default behavior of Django, with rollback.",
+        7.4,
+        "transactions",
+    )
+    grouped = groups([best, alike])
+    assert claim_of(grouped[0]).text == best.quote
+    # ... but a quote that names all the best one does and more is the claim: the limit and its value.
+    limit = quote(
+        "There is a limit, set using sqlite3_limit() and SQLITE_LIMIT_ATTACHED , to the number of databases "
+        "that can be attached to a single database connection.",
+        3.0,
+        "lang_attach",
+    )
+    values = quote(
+        "The number of attached databases is limited to SQLITE_MAX_ATTACHED which is set to 10 by default "
+        "and cannot be increased above 125; it can be lowered at run-time using the sqlite3_limit() "
+        "interface with SQLITE_LIMIT_ATTACHED.",
+        2.0,
+        "limits",
+    )
+    (group,) = groups([limit, values])
+    assert claim_of(group).text == values.quote
 
 
 def test_a_footnote_mark_is_not_visible_text() -> None:

@@ -81,26 +81,30 @@ BACKBONE_HITS = 5
 ASK_HITS = 2
 
 
-#: A backbone quote takes in the sentence after it, in its paragraph, while both fit in this many characters.
+#: A quote takes in the sentences after it, in its paragraph, while all fit in this many characters.
 EXTENDED_CHARS = 420
 
 
 def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
-    """``window`` with the next sentence of its paragraph, when both fit in ``EXTENDED_CHARS``: the sentence
-    a judge finds best is often the one that names the thing, and the value, the default or the exception is
-    in the sentence after it. Verbatim still: one span of the passage's text."""
+    """``window`` with the sentences after it in its paragraph, while all fit in ``EXTENDED_CHARS``: the
+    sentence a judge finds best is often the one that names the thing, and the value, the default or the
+    exception is in the sentences after it (a paragraph is its author's unit of one thought). Verbatim
+    still: one span of the passage's text."""
     if window.kind != "sentence" or window.continues:
         return window
-    following = next((w for w in cut if w.start >= window.end), None)
-    if (
-        following is None
-        or following.kind != "sentence"
-        or following.continues
-        or "\n" in text[window.end : following.start]
-        or following.end - window.start > EXTENDED_CHARS
-    ):
-        return window
-    return Window(window.start, following.end, "sentence")
+    end = window.end
+    while True:
+        following = next((w for w in cut if w.start >= end), None)
+        if (
+            following is None
+            or following.kind != "sentence"
+            or following.continues
+            or "\n" in text[end : following.start]
+            or following.end - window.start > EXTENDED_CHARS
+        ):
+            break
+        end = following.end
+    return window if end == window.end else Window(window.start, end, "sentence")
 
 
 def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
@@ -409,13 +413,9 @@ class Admission:
             ):
                 continue
             per_passage[where] = per_passage.get(where, 0) + 1
-            kept = (
-                self.extended.get(item.id, item).model_copy(
-                    update={"backbone": True, "found_only": found_only}
-                )
-                if is_backbone
-                else item
-            )
-            if self.state.ledger.add(kept):
-                new.append(kept)
+            wider = self.extended.get(item.id, item)
+            if is_backbone:
+                wider = wider.model_copy(update={"backbone": True, "found_only": found_only})
+            if self.state.ledger.add(wider):
+                new.append(wider)
         return new

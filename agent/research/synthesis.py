@@ -157,8 +157,17 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             continue
         for group in out:
             head = group.items[0]
-            if any(_within(item.quote, o.quote) or _within(o.quote, item.quote) for o in group.items) or (
-                _same(terms, group.terms) and _nothing_more(core, head.core or head.quote)
+            if any(
+                _within(item.core or item.quote, o.quote) or _within(o.core or o.quote, item.quote)
+                for o in group.items
+            ) or (
+                _same(terms, group.terms)
+                and _nothing_more(core, head.core or head.quote)
+                # ... and what it took in after that sentence names no value or name in code the group's
+                # best lacks: "... turned off by default. To enable it, run PRAGMA foreign_keys=ON" is not
+                # said by another document's "... turned off by default in SQLite." (its text would be lost
+                # under the other's).
+                and _adds_nothing(item.quote.replace(core, "", 1), head.quote)
             ):
                 group.items.append(item)
                 if item.document_key not in group.documents:
@@ -173,8 +182,9 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
 
 
 def _within(quote: str, other: str) -> bool:
-    """A quote that stands whole in another (the sentence a backbone quote took in after its own, or the one
-    before it that a sentence pointing back took along): one claim, the longer quote its text."""
+    """A quote (or the sentence judged in it) that stands whole in another (a quote takes in the sentences
+    after it in its paragraph, a sentence pointing back the one before it): one claim, the fuller quote its
+    text, never two overlapping quotes of one paragraph."""
     return " ".join(quote.split()) in " ".join(other.split())
 
 
@@ -196,6 +206,11 @@ def _nothing_more(a: str, b: str) -> bool:
     longer quote about the same limit without the 1000; a URI of one quote is not in the other's."""
     short, long = (a, b) if len(term_set(a)) <= len(term_set(b)) else (b, a)
     return numbers(short) <= numbers(long) and _code_names(short) <= _code_names(long)
+
+
+def _adds_nothing(quote: str, to: str) -> bool:
+    """Whether ``quote`` names no number and no name in code that ``to`` does not."""
+    return numbers(quote) <= numbers(to) and _code_names(quote) <= _code_names(to)
 
 
 def _code_names(text: str) -> set[str]:
@@ -257,10 +272,29 @@ def _names(text: str) -> set[str]:
 def claim_of(group: Group) -> Claim:
     """A quote as a claim: one line (the rows of a table or the items of a list separated by semicolons).
 
-    The group's quotes say the same thing; the claim is the one that says the most of it (a table row
-    repeated in a quick reference joins the directive's whole table, and the table is what answers)."""
+    The group's quotes say the same thing; the claim is the best one, or the fullest quote that holds it
+    (a table row repeated in a quick reference joins the directive's whole table, and the table is what
+    answers) or that names every value and name in code the best does and more ("limited to
+    SQLITE_MAX_ATTACHED which is set to 10 by default ... cannot be increased above 125" over "There is a
+    limit, set using sqlite3_limit() and SQLITE_LIMIT_ATTACHED"), never another quote that merely shares
+    its words ("Savepoints aren't especially useful if you are using autocommit, the default behavior of
+    Django" is no fuller form of "Django's default behavior is to run in autocommit mode")."""
     ids = group.ids
-    fullest = max((e for e in group.items if e.id in ids), key=lambda e: len(term_set(e.quote)))
+    head = group.items[0]
+    said = head.core or head.quote
+    fullest = max(
+        (
+            e
+            for e in group.items
+            if e.id in ids
+            and (
+                _within(said, e.quote)
+                or (_adds_nothing(head.quote, e.quote) and not _adds_nothing(e.quote, head.quote))
+            )
+        ),
+        key=lambda e: len(term_set(e.quote)),
+        default=head,
+    )
     return Claim(text=one_line(fullest.quote), evidence_ids=ids)
 
 
