@@ -448,3 +448,44 @@ def test_a_question_about_a_name_no_evidence_mentions_is_never_supported(sample:
     plain = research("How is cobalt produced?")
     answer = next(s for s in plain["sections"] if s["id"] == "answer")
     assert answer["status"] == "supported" and "Glencore" not in plain["executive_summary"]
+
+
+LEANING = (
+    "Hello, our purchasing team is reviewing suppliers of electrical wire and my manager asked me for a "
+    "short background note by Monday.\n\nPlease explain where copper is mined, what the main uses are, and "
+    "which countries produce the most. Thanks, Sam"
+)
+
+
+def test_an_ask_that_names_nothing_is_asked_again_about_the_request(sample: Path) -> None:
+    """ "What the main uses are" alone finds transistors; asked about the request's subject (copper), the
+    copper page. The ask as written keeps what it found (its first hit is still cited), the ask in its new
+    form is a question of the run whose answer stands in the direct answer."""
+    from sleuth.agent.runs import SqliteRunStore as RunStore  # noqa: PLC0415
+
+    done = run(
+        ["research", LEANING, "--template", "brief", "--index", str(sample / "index"), "--offline", "--json"],
+        cwd=sample,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    store = RunStore(sample / ".sleuth" / "runs")
+    try:
+        asked = [e["question"] for e in store.events(report["run_id"]) if e["type"] == "question_started"]
+    finally:
+        store.close()
+    retried = [q for q in asked if q["text"].startswith("What the main uses are (")]
+    assert retried and retried[0]["origin"] == "ask" and "copper" in retried[0]["text"]
+    answer = next(s for s in report["sections"] if s["id"] == "answer")
+    assert any(c["text"].startswith("Copper is used as a conductor") for c in answer["claims"])
+    evidence = {e["id"]: e for e in report["evidence"]}
+    cited = {
+        evidence[i]["document_id"] for s in report["sections"] for c in s["claims"] for i in c["evidence_ids"]
+    }
+    first = json.loads(
+        run(
+            ["search", "What the main uses are", "--index", str(sample / "index"), "--json", "-k", "1"],
+            cwd=sample,
+        ).stdout
+    )
+    assert first[0]["document_id"] in cited

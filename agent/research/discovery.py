@@ -10,6 +10,7 @@ when a level adds nothing new, or at a budget (questions, evidence, wall time).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
@@ -93,12 +94,6 @@ class Discovery:
             state.seconds["search"] = state.seconds.get("search", 0.0) + time.monotonic() - started
             level_new: list[Evidence] = []
             candidates = await asyncio.to_thread(self._candidates, results)
-            texts = {
-                p.chunk_id: visible_text(p.text).text
-                for _, passages, _ in results
-                for p in passages
-                if p.chunk_id
-            }
             found: list[tuple[Question, list[Evidence]]] = []
             # Is the request on the corpus's topics at all? Its own searches (as written, each ask) say so.
             own = [
@@ -107,6 +102,15 @@ class Discovery:
                 if items and q.origin in OWN_SEARCHES
             ]
             on_topic = max(own) >= opts.topic_floor if own else None
+            if self.request.long and depth == 0 and on_topic:
+                # (A request off the corpus's topics is not rescued by asking its asks in other words.)
+                await self._with_subject(results, candidates)
+            texts = {
+                p.chunk_id: visible_text(p.text).text
+                for _, passages, _ in results
+                for p in passages
+                if p.chunk_id
+            }
             # And does its search as written find the topic? (The closest passage's cosine: a question put in
             # other words than the page that answers it scores low with the cross-encoder, not with this.)
             closest = max(
@@ -168,6 +172,46 @@ class Discovery:
         for question, passages in zip(questions, hits, strict=True):
             self.state.remember(question, passages)
         return [(q, h, w) for q, h, w in zip(questions, hits, weighted, strict=True)]
+
+    async def _with_subject(self, results: Level, candidates: list[list[Evidence]]) -> None:
+        """An ask whose own search finds nothing that answers it (no quote reaches ``answer_floor``) leans on
+        the rest of the request: it is asked again with the request's subject, and takes that form when what
+        it finds answers it better. "How to make the view's writes all-or-nothing" finds Django's page on
+        views alone (its best quote, the definition of a view, scores -3.8); asked about "email Django
+        database transactions block", the page on transactions and its "Tying transactions to HTTP
+        requests". The ask as written keeps what it found (its first hits are cited whatever they say: a
+        report never knows less than a search); the ask in its new form joins the level (``results`` and
+        ``candidates``, in place), and the summary answers the ask by what that found."""
+        subject = self.request.subject
+        failing = [
+            i
+            for i, ((question, _, _), items) in enumerate(zip(results, candidates, strict=True))
+            if question.origin == "ask"
+            and subject
+            and subject.casefold() not in question.text.casefold()
+            and (not items or items[0].score < self.options.answer_floor)
+        ]
+        if not failing:
+            return
+        probes = []
+        for i in failing:
+            asked = results[i][0]
+            probes.append(
+                dataclasses.replace(
+                    asked, id=f"{asked.id}s", text=f"{asked.text} ({subject})", parent=asked.id, children=[]
+                )
+            )
+        again = await self._search(probes)
+        judged = await asyncio.to_thread(self._candidates, again)
+        for i, retried, items in zip(failing, again, judged, strict=True):
+            asked, probe = results[i][0], retried[0]
+            if items and (not candidates[i] or items[0].score > candidates[i][0].score):
+                self.state.questions[probe.id] = probe
+                self.state.asked.add(question_key(probe.text))
+                asked.children.append(probe.id)
+                self.state.answered_as[asked.text] = probe.text
+                results.append(retried)
+                candidates.append(items)
 
     def _candidates(self, results: Level) -> list[list[Evidence]]:
         """Each question's judged quotes, with those an LLM picked (when one reads passages) among them."""

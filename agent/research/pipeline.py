@@ -216,7 +216,9 @@ class ResearchRun:
                     findings,
                     routed.get(spec.id, []),
                     evidence,
-                    asks=self.request.asks if self.request.long else (),
+                    asks=[self.state.answered_as.get(a, a) for a in self.request.asks]
+                    if self.request.long
+                    else (),
                     floor=self.options.topic_floor,
                 )
                 claims = guard_claims(before, evidence, counts)

@@ -30,6 +30,9 @@ class RunState:
     query_vectors: QueryVectors | None = None
     #: Pairs the cross-encoder read (where a run spends its time).
     judged_pairs: int = 0
+    #: A long request's asks that were asked again with the request's subject, in the form they were answered
+    #: (by the ask as written).
+    answered_as: dict[str, str] = field(default_factory=dict)
 
     def remember(self, question: Question, passages: list[Passage]) -> None:
         """Documents seen for the question's sections, and each document's best-ranked passage."""
