@@ -26,7 +26,15 @@ from dataclasses import replace
 from sleuth.agent.research.evidence import Evidence, Passage, evidence_id
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
-from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, in_context, readable, windows
+from sleuth.agent.research.quotes import (
+    MAX_QUOTE_CHARS,
+    QuoteJudge,
+    Readable,
+    Window,
+    in_context,
+    readable,
+    windows,
+)
 from sleuth.agent.research.state import RunState
 from sleuth.retrieval.encoders import SparseVector
 
@@ -81,8 +89,8 @@ BACKBONE_HITS = 5
 ASK_HITS = 2
 
 
-#: A quote takes in the sentences after it, in its paragraph, while all fit in this many characters.
-EXTENDED_CHARS = 420
+#: A quote takes in the sentences after it, in its paragraph, while all fit in one quote.
+EXTENDED_CHARS = MAX_QUOTE_CHARS
 
 
 def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
