@@ -32,6 +32,8 @@ _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
 #: A comment, and an image Docling left as its label and a placeholder ("[Important]  <!-- image -->": a
 #: manual's admonition icon), which the page shows as a picture, not as words.
 _COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?-->", re.S)
+#: A character reference ("&gt;", "&#124;", "&#xf17a;").
+_ENTITY_PATTERN = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 #: Inline markup, tried in this order at each position.
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_text>.+?)(?P=ticks))"
@@ -39,11 +41,11 @@ _INLINE = re.compile(
     r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
     r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
-    r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    rf"|(?P<entity>{_ENTITY_PATTERN})"
     # A backslash before an entity is the page's own backslash, not an escape of the "&": Docling writes
     # a Windows prompt ``...\>`` as ``...\&gt;`` (it escapes "<", ">" and "&" as entities and escapes
     # nothing with a backslash but "_"), and the page shows ``...\>``, not "...&gt;".
-    r"|(?P<escape>\\(?!&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    rf"|(?P<escape>\\(?!{_ENTITY_PATTERN})"
     r"(?P<escaped>[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~]))"
     r"|(?P<strong>(?<![\w*\\])\*\*\*(?=[^\s*])|(?<=[^\s*\\])\*\*\*(?![\w*])|(?<![\w*\\])\*\*(?=\S)|(?<=\S)\*\*(?![\w*])|(?<![\w_\\])__(?=\S)|(?<=\S)__(?![\w_]))"
     r"|(?P<em>(?<![\w*\\])\*(?=[^\s*])|(?<=[^\s*\\])\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])|(?<=[^\s_\\])_(?![\w_]))"
@@ -155,7 +157,7 @@ def _inline(out: _Builder, line: str, base: int) -> None:
         out.put(line[pos:], base + pos)
 
 
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ENTITY = re.compile(_ENTITY_PATTERN)
 
 
 def _code(out: _Builder, text: str, base: int) -> None:

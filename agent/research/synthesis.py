@@ -63,8 +63,8 @@ class Group:
     @property
     def ids(self) -> list[str]:
         """The evidence the claim cites: a quote that stands whole inside another quote of the same chunk
-        (the window a backbone quote was extended from, found again by another question) says nothing the
-        longer one does not, and is left out unless it is backbone evidence (always cited)."""
+        (a sentence another question's quote took in after its own) says nothing the longer one does not,
+        and is left out unless it is backbone evidence (always cited)."""
         return [e.id for e in self.items if e.backbone or not any(_inside(e, o) for o in self.items)]
 
     @property
@@ -205,12 +205,17 @@ def _nothing_more(a: str, b: str) -> bool:
     in code are all in the other. "The default maximum trigger recursion depth is 1000." is not said by a
     longer quote about the same limit without the 1000; a URI of one quote is not in the other's."""
     short, long = (a, b) if len(term_set(a)) <= len(term_set(b)) else (b, a)
-    return numbers(short) <= numbers(long) and _code_names(short) <= _code_names(long)
+    return _adds_nothing(short, long)
 
 
 def _adds_nothing(quote: str, to: str) -> bool:
     """Whether ``quote`` names no number and no name in code that ``to`` does not."""
     return numbers(quote) <= numbers(to) and _code_names(quote) <= _code_names(to)
+
+
+def _says_more(quote: str, than: str) -> bool:
+    """Whether ``quote`` names every number and name in code that ``than`` does, and more."""
+    return _adds_nothing(than, quote) and not _adds_nothing(quote, than)
 
 
 def _code_names(text: str) -> set[str]:
@@ -286,11 +291,7 @@ def claim_of(group: Group) -> Claim:
         (
             e
             for e in group.items
-            if e.id in ids
-            and (
-                _within(said, e.quote)
-                or (_adds_nothing(head.quote, e.quote) and not _adds_nothing(e.quote, head.quote))
-            )
+            if e.id in ids and (_within(said, e.quote) or _says_more(e.quote, head.quote))
         ),
         key=lambda e: len(term_set(e.quote)),
         default=head,
