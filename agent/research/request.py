@@ -125,6 +125,12 @@ def understand(text: str) -> Request:
         subject = subject_of(text)
         return Request(whole, asks=_coordinated(whole, subject), subject=subject)
     kinds = [classify(sentence) for sentence in parts]
+    # A sentence that introduces the questions after it ("A few things I couldn't figure out from the man
+    # page:") asks nothing itself: its words say what the request is about.
+    kinds = [
+        "context" if kind == "ask" and p.rstrip().endswith(":") and kinds[k + 1 : k + 2] == ["ask"] else kind
+        for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
+    ]
     asking = " ".join(p for p, kind in zip(parts, kinds, strict=True) if kind in ("ask", "constraint"))
     subject = subject_of(text, asked=asking)
     asks: list[str] = []
@@ -133,7 +139,12 @@ def understand(text: str) -> Request:
     for sentence, kind in zip(parts, kinds, strict=True):
         if kind == "ask":
             held = clauses(sentence)
-            if len(held) == 1 and previous and leans_back(sentence):
+            if len(held) == 1 and previous and leans_back(sentence) and previous.rstrip().endswith("?"):
+                # Two questions in a row, the second pointing back ("How do I loop over all the keys of the
+                # array? And how do I get the number of elements it holds?"): two asks, the second with what
+                # the first is about (one search for both blends them and answers neither).
+                asks.append(f"{sentence} ({subject_of(previous, limit=4)})")
+            elif len(held) == 1 and previous and leans_back(sentence):
                 # "What does Django provide for this?" means the sentence before it: asked with it (and
                 # instead of it, where that sentence was an ask of its own).
                 if asks and asks[-1] == previous:
