@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence
+from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
@@ -19,6 +19,7 @@ from sleuth.agent.research.synthesis import claim_of, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
+from sleuth.retrieval.encoders import Encoders
 
 DOCLING = (
     "## 24.1. Routine Vacuuming\n\n"
@@ -418,6 +419,48 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     assert classify("Thanks in advance, we need to know which hook runs before a push.") == "ask"
 
 
+def test_questions_listed_after_a_lead_in_are_each_asked() -> None:
+    request = understand(
+        "Good morning,\n\nI'm porting an old ksh script to bash. It keeps a lookup table from host names to "
+        "addresses, and the script runs on minimal containers.\n\n"
+        "A few things I couldn't figure out from the man page:\n"
+        "- How do I declare an associative array in bash so that the keys are strings?\n"
+        "- How do I loop over all the keys of the array?\n"
+        "- And how do I get the number of elements it holds?\n\nThank you in advance!"
+    )
+    # The lead-in asks nothing itself (searched, it finds installation notes about "figuring out" hosts).
+    assert not any(a.startswith("A few things") for a in request.searches)
+    assert request.asks[:2] == [
+        "How do I declare an associative array in bash so that the keys are strings?",
+        "How do I loop over all the keys of the array?",
+    ]
+    # A question that points back at the question before it stays a question of its own (one search for
+    # the two blends them), and says what "it" is about.
+    assert len(request.asks) == 3
+    third = request.asks[2]
+    assert third.startswith("And how do I get the number of elements it holds? (") and "array" in third
+
+
+def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
+    # The role is said to the assistant; what follows it is the request's main question.
+    assert classify("You are an expert Django consultant.") == "instruction"
+    assert classify("Please answer as a Django trainer with short examples.") == "instruction"
+    request = understand(
+        "Our company has a 15-year-old Oracle database used by an ERP system we cannot modify. Management "
+        "wants a small Django intranet app that edits some of that data.\n\nAs a consultant, please tell me "
+        "how Django supports integrating with an existing database: is there a tool that generates models "
+        "from the existing tables, how to tell Django not to manage the tables (no migrations creating or "
+        "dropping them), and any Oracle-specific notes in the database docs I should know about (version "
+        "support, etc.)."
+    )
+    # A list after a colon whose last item follows ", and" is as many asks as items.
+    assert request.asks == [
+        "Is there a tool that generates models from the existing tables",
+        "How to tell Django not to manage the tables (no migrations creating or dropping them)",
+        "Any Oracle-specific notes in the database docs I should know about (version support, etc.)",
+    ]
+
+
 def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:
     passage = readable(
         "## Paginator\n\n"
@@ -442,6 +485,36 @@ def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:
     rate = next(w for w in cut if text[w.start : w.end].startswith("Provides a filter"))
     quoted = text[rate.start : extended(text, rate, cut).end]
     assert quoted.endswith("environment variable rate-limit.") and len(quoted) <= EXTENDED_CHARS
+
+
+def test_a_first_hit_is_read_to_its_last_paragraph(encoders: Encoders) -> None:
+    """An ask's first hit is read whole: the answer in the last of a long chunk's paragraphs is judged (the
+    term weights pick the sentences that repeat the question's words, and at eight windows the reading
+    stopped before it)."""
+    text = (
+        "## Arrays\n\n"
+        "The shell provides one-dimensional indexed and associative array variables. Any variable may be "
+        "used as an indexed array. There is no maximum limit on the size of an array. Indexed arrays are "
+        "referenced using integers and are zero-based. Unless otherwise noted, indices must be non-negative "
+        "integers.\n\n"
+        "An indexed array is created automatically if any variable is assigned to using the syntax\n\n"
+        "```\nname[subscript]=value\n```\n\n"
+        "The subscript is treated as an arithmetic expression that must evaluate to a number. Negative "
+        "subscripts count back from the end of the array. Subscripts beyond the end leave gaps that are "
+        "never filled.\n\n"
+        "The syntax\n\n```\ntypeset -a name[subscript]\n```\n\nis also accepted; the subscript is "
+        "ignored.\n\n"
+        "Associative arrays are created using\n\n```\ntypeset -A name\n```\n"
+    )
+    passage = Passage(chunk_id="arrays", document_id="arrays", title="Arrays", text=text, rank=0)
+    assert len(windows(readable(text))) > 8
+    asked = "How do I declare an associative array with string keys?"
+    question = Question("q3", asked, ["answer"], origin="ask")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    query_weights = weights(encoders.embed_query(question.text)[1])
+    judged = admission.candidates(question, [passage], query_weights)
+    assert any(e.quote.startswith("Associative arrays are created using") for e in judged)
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:

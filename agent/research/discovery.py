@@ -158,8 +158,11 @@ class Discovery:
             depth += 1
         state.stop_reason = state.stop_reason or "no more questions"
 
-    async def _search(self, questions: list[Question]) -> Level:
-        """One batch for the level: questions encoded together, then every source searches them."""
+    async def _search(self, questions: list[Question], *, remember: bool = True) -> Level:
+        """One batch for the level: questions encoded together, then every source searches them.
+
+        ``remember``: what the searches saw counts as seen (a probe that may be discarded is remembered only
+        once it is kept)."""
         vectors = await asyncio.to_thread(self.embed_queries, [q.text for q in questions])
         weighted = [weights(sparse) for _, sparse in vectors]
         for question, w, vector in zip(questions, weighted, vectors, strict=True):
@@ -169,8 +172,9 @@ class Discovery:
         for source in self.sources:
             for passages, found in zip(hits, await source.search(questions, vectors), strict=True):
                 passages.extend(found)
-        for question, passages in zip(questions, hits, strict=True):
-            self.state.remember(question, passages)
+        if remember:
+            for question, passages in zip(questions, hits, strict=True):
+                self.state.remember(question, passages)
         return [(q, h, w) for q, h, w in zip(questions, hits, weighted, strict=True)]
 
     async def _with_subject(self, results: Level, candidates: list[list[Evidence]]) -> None:
@@ -201,12 +205,13 @@ class Discovery:
                     asked, id=f"{asked.id}s", text=f"{asked.text} ({subject})", parent=asked.id, children=[]
                 )
             )
-        again = await self._search(probes)
+        again = await self._search(probes, remember=False)
         judged = await asyncio.to_thread(self._candidates, again)
         for i, retried, items in zip(failing, again, judged, strict=True):
             asked, probe = results[i][0], retried[0]
             if items and (not candidates[i] or items[0].score > candidates[i][0].score):
                 self.state.questions[probe.id] = probe
+                self.state.remember(probe, retried[1])
                 self.state.asked.add(question_key(probe.text))
                 asked.children.append(probe.id)
                 self.state.answered_as[asked.text] = probe.text

@@ -201,7 +201,7 @@ def clauses(sentence: str) -> list[str]:
         cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
         bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
         parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
-        if len(parts) == 2 and colon < 0:
+        if len(parts) == 2:
             parts = _list_of_three(parts)
         if len(parts) < 3 and colon < 0:
             return [sentence]  # "how X works and why" is one question; a list of three or more is several
@@ -263,13 +263,30 @@ def classify(sentence: str) -> str:
     stripped = sentence.strip()
     if _PLEASANTRY.match(stripped) and (len(words(stripped)) <= 8 or _only_thanks(stripped)):
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
-    if _INSTRUCTION.match(stripped):
+    if _INSTRUCTION.match(stripped) and not _asks_in_role(stripped):
         return "instruction"
     if stripped.endswith("?") or _QUESTION_START.match(stripped) or _ASK.search(stripped):
         return "ask"
     if _CONSTRAINT.search(stripped):
         return "constraint"
     return "context"
+
+
+_ROLE = re.compile(
+    r"^(?:you are|you're|act as|as an? (?:expert|assistant|analyst|consultant)|pretend|imagine you)"
+    r"[^,;:]*[,;:]\s*(?P<rest>.+)$",
+    re.I,
+)
+
+
+def _asks_in_role(sentence: str) -> bool:
+    """A role given to the assistant that goes on to ask ("As a consultant, please tell me how Django
+    supports integrating with an existing database: ..."): the role is an instruction, the rest an ask."""
+    role = _ROLE.match(sentence)
+    if role is None:
+        return False
+    rest = role.group("rest")
+    return rest.endswith("?") or bool(_QUESTION_START.match(rest) or _ASK.search(rest))
 
 
 def subject_of(text: str, limit: int = 5, *, asked: str = "") -> str:

@@ -1,6 +1,5 @@
-"""What a research run knows as it goes: the ledger, the questions asked, the documents seen, the passages
-citations are chosen from, and how the run judges "on topic" (its anchor). Discovery writes it; citation and
-the report read it."""
+"""What a research run knows as it goes: the ledger, the questions asked, the documents seen, and how the run
+judges "on topic" (its anchor). Discovery writes it; citation and the report read it."""
 
 from __future__ import annotations
 
@@ -21,8 +20,6 @@ class RunState:
     levels: int = 0
     #: Candidate quotes left out for being far from the user's query.
     off_topic: int = 0
-    #: The best-ranked passage of every document any question retrieved.
-    pool: dict[str, Passage] = field(default_factory=dict)
     stop_reason: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
     #: The user's query as the searches encoded it (sparse weights by token, and both vectors).
@@ -35,11 +32,6 @@ class RunState:
     answered_as: dict[str, str] = field(default_factory=dict)
 
     def remember(self, question: Question, passages: list[Passage]) -> None:
-        """Documents seen for the question's sections, and each document's best-ranked passage."""
+        """Documents seen for the question's sections."""
         for section in question.sections:
             self.seen_documents.setdefault(section, set()).update(p.document_key for p in passages)
-        for passage in passages:
-            key = passage.document_key
-            known = self.pool.get(key)
-            if key and (known is None or passage.rank < known.rank):
-                self.pool[key] = passage
