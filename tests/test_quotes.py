@@ -453,6 +453,13 @@ def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
         "dropping them), and any Oracle-specific notes in the database docs I should know about (version "
         "support, etc.)."
     )
+    # The role is not searched with the ask it precedes.
+    ticket = understand(
+        "We run the shop on Django 3.2 and our pages got slow. The database is PostgreSQL 13. You are our "
+        "Django performance consultant, which setting keeps database connections open between requests?"
+    )
+    assert ticket.long
+    assert "Which setting keeps database connections open between requests?" in ticket.asks
     # A list after a colon whose last item follows ", and" is as many asks as items.
     assert request.asks == [
         "Is there a tool that generates models from the existing tables",

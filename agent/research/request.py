@@ -131,6 +131,9 @@ def understand(text: str) -> Request:
         "context" if kind == "ask" and p.rstrip().endswith(":") and kinds[k + 1 : k + 2] == ["ask"] else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
+    # ... and a role given to the assistant before an ask ("As a consultant, please tell me how ...") is not
+    # searched with it.
+    parts = [(_role_ask(p) or p) if kind == "ask" else p for p, kind in zip(parts, kinds, strict=True)]
     asking = " ".join(p for p, kind in zip(parts, kinds, strict=True) if kind in ("ask", "constraint"))
     subject = subject_of(text, asked=asking)
     asks: list[str] = []
@@ -263,7 +266,7 @@ def classify(sentence: str) -> str:
     stripped = sentence.strip()
     if _PLEASANTRY.match(stripped) and (len(words(stripped)) <= 8 or _only_thanks(stripped)):
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
-    if _INSTRUCTION.match(stripped) and not _asks_in_role(stripped):
+    if _INSTRUCTION.match(stripped) and _role_ask(stripped) is None:
         return "instruction"
     if stripped.endswith("?") or _QUESTION_START.match(stripped) or _ASK.search(stripped):
         return "ask"
@@ -279,14 +282,16 @@ _ROLE = re.compile(
 )
 
 
-def _asks_in_role(sentence: str) -> bool:
-    """A role given to the assistant that goes on to ask ("As a consultant, please tell me how Django
-    supports integrating with an existing database: ..."): the role is an instruction, the rest an ask."""
+def _role_ask(sentence: str) -> str | None:
+    """The ask after a role given to the assistant ("As a consultant, please tell me how Django supports
+    integrating with an existing database: ..."), or None: the role is an instruction, the rest an ask."""
     role = _ROLE.match(sentence)
     if role is None:
-        return False
+        return None
     rest = role.group("rest")
-    return rest.endswith("?") or bool(_QUESTION_START.match(rest) or _ASK.search(rest))
+    if not (rest.endswith("?") or _QUESTION_START.match(rest) or _ASK.search(rest)):
+        return None
+    return rest[:1].upper() + rest[1:]
 
 
 def subject_of(text: str, limit: int = 5, *, asked: str = "") -> str:
