@@ -134,11 +134,15 @@ def _inline(out: _Builder, line: str, base: int) -> None:
     """One line's inline markup rendered: links to their text (a footnote's mark to nothing), escapes to
     their character, markers dropped."""
     pos = 0
-    for m in _INLINE.finditer(line):
+    found = list(_INLINE.finditer(line))
+    literal = _unpaired(line, found)
+    for m in found:
         if m.start() > pos:
             out.put(line[pos : m.start()], base + pos)
         kind = _first(m)
-        if kind == "code":
+        if m.start() in literal:
+            out.put(m.group(0), base + m.start())  # "FILE *yyin": a star, not emphasis
+        elif kind == "code":
             _code(out, m.group("code_text"), base + m.start("code_text"))
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
@@ -158,6 +162,29 @@ def _inline(out: _Builder, line: str, base: int) -> None:
 
 
 _ENTITY = re.compile(_ENTITY_PATTERN)
+
+
+def _unpaired(line: str, found: list[re.Match[str]]) -> set[int]:
+    """Where a single ``*`` or ``_`` that could open or close emphasis has no partner on the line: it is the
+    text's own character. Converters leave a C declaration's star unescaped inside bold ("**FILE *yyin**"),
+    and a pointer read as a marker would change what the quote says ("FILE yyin")."""
+    open_at: dict[str, list[int]] = {"*": [], "_": []}
+    paired: set[int] = set()
+    markers = [m.start() for m in found if _first(m) == "em"]
+    for at in markers:
+        char = line[at]
+        before = line[at - 1] if at > 0 else " "
+        after = line[at + 1] if at + 1 < len(line) else " "
+        closes = not before.isspace() and not (after.isalnum() or after == char)
+        opens = not after.isspace() and not (before.isalnum() or before in (char, "\\"))
+        if closes and open_at[char]:
+            # With the first open one: a converter never nests emphasis, so a star between the two is the
+            # text's ("*( FILE *file, int size )*", Texinfo's emphasised argument list).
+            paired.update((open_at[char][0], at))
+            open_at[char].clear()
+        elif opens:
+            open_at[char].append(at)
+    return set(markers) - paired
 
 
 def _code(out: _Builder, text: str, base: int) -> None:

@@ -184,6 +184,9 @@ def test_search_never_answers_nothing_in_silence(tmp_path: Path) -> None:
     assert "no hits: no chunk matches all the filters together" in empty.stderr
     good = run(["search", "installer", "--index", str(index), "--section", "Install > Linux", "--json"])
     assert json.loads(good.stdout)[0]["document_id"] == "guides/install"
+    # An option name is a query a manual's reader makes ("-Cem"), not an option of this command.
+    option = run(["search", "-Cem", "--index", str(index), "--json"])
+    assert option.returncode == 0 and json.loads(option.stdout)[0]["document_id"] == "guides/install"
 
 
 def test_without_a_terminal_progress_is_a_line_every_few_seconds(tmp_path: Path) -> None:

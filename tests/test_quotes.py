@@ -58,6 +58,13 @@ def test_visible_text_reads_as_the_document_reads() -> None:
     # Docling's "...\&gt;" is a Windows prompt, "...\>", not an escaped "&" before "gt;".
     prompt = visible_text("...\\&gt; py -m pip install -e django\\").text
     assert prompt == "...\\> py -m pip install -e django\\"
+    # A star with no partner is the text's own: a C declaration inside bold, as converters write it; a
+    # star between an emphasis's two markers too (converters never nest emphasis).
+    assert visible_text("- **FILE *yyin**\n    - is the file").text == "• FILE *yyin\n• is the file"
+    declared = visible_text("*YY_BUFFER_STATE* **yy_create_buffer** *( FILE *file, int size )*").text
+    assert declared == "YY_BUFFER_STATE yy_create_buffer ( FILE *file, int size )"
+    emphasised = visible_text("known as *vacuuming*, and *a* or _b_ here").text
+    assert emphasised == "known as vacuuming, and a or b here"
 
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:

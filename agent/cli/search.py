@@ -14,7 +14,9 @@ from sleuth.agent.cli.workspace import index_options, open_workspace
 from sleuth.retrieval import SEARCHABLE_TYPES, Fusion, Mode, SearchFilters
 
 
-@click.command("search")
+# A manual's reader searches for option names ("-Cem", "--mainline"): a query that looks like an option this
+# command does not have is the query (``sleuth search -- "-k"`` for one that it has).
+@click.command("search", context_settings={"ignore_unknown_options": True})
 @click.argument("query")
 @index_options
 @click.option("-k", "k", type=click.IntRange(min=1, max=1000), default=10, show_default=True)

@@ -12,7 +12,9 @@ Docling converts a page:
    the permalink marks (¶) of headings;
 3. admonitions (note, tip, warning, ... boxes) become block quotes whose title is bold text, so they no
    longer open a section that swallows the ones after it;
-4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks);
+4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks),
+   and a definition list nested in a definition stands in a block of its own (Docling drops the text of
+   a definition that holds one);
 5. every heading is rooted under the page's title: when the page has several top-level headings (a
    reference page's "Synopsis", "Description", ...), its title becomes the one top heading and the rest
    move down a level.
@@ -102,10 +104,11 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
     title = _title(tree)
     removed: Counter[str] = Counter()
     main, how = _main(tree)
+    letters = len(main.text_content())
     for element in list(main.iter(etree.Element)):
         if element is main or element.getparent() is None:
             continue
-        reason = _boilerplate(element)
+        reason = _boilerplate(element, letters)
         if reason:
             removed[reason] += 1
             _remove(element)
@@ -120,6 +123,7 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
     _admonitions(main, removed)
     _preformatted(main)
     _inline_code(main)
+    _nested_definitions(main)
     _root_headings(main, title, removed)
     body = etree.tostring(main, encoding="unicode", method="html")
     head = f"<title>{_escape(title)}</title>" if title else ""
@@ -152,7 +156,10 @@ def _main(tree: lxml_html.HtmlElement) -> tuple[lxml_html.HtmlElement, str]:
     return (body if body is not None else tree), "body"
 
 
-def _boilerplate(element: lxml_html.HtmlElement) -> str | None:
+def _boilerplate(element: lxml_html.HtmlElement, letters: int) -> str | None:
+    """Why ``element`` is no part of the page's content, or None. ``letters``: the main content's length
+    (a section named like boilerplate that holds most of the page is the page: Texinfo names each chapter's
+    container by its node, and the flex manual's chapter "Copyright" is ``<div id="Copyright">``)."""
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in _DROP_TAGS or tag in ("aside", "footer"):
         return tag
@@ -164,11 +171,30 @@ def _boilerplate(element: lxml_html.HtmlElement) -> str | None:
         return "hidden"
     names = (element.get("class") or "").split() + ([element.get("id")] if element.get("id") else [])
     for name in names:
-        if _BOILERPLATE.match(name):
+        if _BOILERPLATE.match(name) and not _is_the_page(element, letters):
             return f"boilerplate {name}"
     if tag == "a" and element.text_content().strip() in _PERMALINK and _in_heading(element):
         return "permalink"
     return None
+
+
+def _is_the_page(element: lxml_html.HtmlElement, letters: int) -> bool:
+    """A section of the page's own (it has a heading) that holds more than half of its text."""
+    return any(True for _ in element.iter(*_HEADING_TAGS)) and 2 * len(element.text_content()) > letters
+
+
+def _nested_definitions(main: lxml_html.HtmlElement) -> None:
+    """A definition list inside a definition goes into a ``<div>``: Docling drops the text of a ``<dd>``
+    that holds a ``<dl>`` besides it (the flex manual's "-C[aefFmr]: controls the degree of table
+    compression ... The default setting is -Cem" before and after its list of -C options), and keeps it
+    when the inner list stands in a block of its own."""
+    for inner in list(main.iter("dl")):
+        parent = inner.getparent()
+        if parent is not None and parent.tag == "dd":
+            wrapper = etree.Element("div")
+            parent.replace(inner, wrapper)
+            wrapper.append(inner)  # the list's tail (text after it) moves along; give it back
+            wrapper.tail, inner.tail = inner.tail, None
 
 
 def _in_heading(element: lxml_html.HtmlElement) -> bool:
