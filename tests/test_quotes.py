@@ -586,6 +586,32 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
     assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."
 
 
+def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_description() -> None:
+    # Texinfo's option tables and function definitions, as Docling writes them (the flex manual).
+    passage = readable(
+        "- **'** **`-i, --case-insensitive, %option case-insensitive`** **'**\n"
+        "    - instructs `flex` to generate a *case-insensitive* scanner.\n"
+        "- **Function:** ***YY\\_BUFFER\\_STATE*** **yy\\_scan\\_string** ***( const char *str )***\n"
+        "    - scans a NUL-terminated string.\n"
+    )
+    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert "' -i, --case-insensitive, %option case-insensitive '\n• instructs flex" in quotes[0]
+    assert "yy_scan_string ( const char *str )\n• scans a NUL-terminated string." in quotes[1]
+    assert len(quotes) == 2  # neither the term nor the description alone
+
+
+def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -> None:
+    passage = readable(
+        "The following routines are available for scanning in-memory strings.\n\n"
+        "- yy_scan_string scans a NUL-terminated string.\n"
+        "- yy_scan_bytes scans len bytes.\n"
+    )
+    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert quotes[0].startswith("The following routines") and quotes[0].endswith("scans len bytes.")
+    # Alone, the sentence only points at the list.
+    assert "The following routines are available for scanning in-memory strings." not in quotes
+
+
 def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
     # SQLite's limits.html as Docling converts it: each limit is one numbered list item several sentences
     # long, and the value stands in its last sentences (too far into the item to fit one quote).

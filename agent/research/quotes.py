@@ -206,8 +206,10 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             sentence = text[s:e]
             if cut[i]:
                 continue  # a fragment the chunk boundary cut off
-            if sentence.rstrip().endswith(":") or (
-                i == len(spans) - 1 and _runs_into_code(sentence, blocks, k)
+            if (
+                sentence.rstrip().endswith(":")
+                or (i == len(spans) - 1 and _runs_into_code(sentence, blocks, k))
+                or (_announces(sentence, spans, text) and _fits_with_follow(s, blocks, k))
             ):
                 follow_end = _follow(blocks, k)
                 if follow_end is not None:
@@ -293,8 +295,22 @@ def _alias(text: str, before: Block, block: Block) -> bool:
 
 
 def _is_term_like(text: str, block: Block) -> bool:
+    """An item that names a term: a few words with no stop, a signature that names something in code, or a
+    list of the forms of one option in any number of words (Texinfo's "-i, --case-insensitive, %option
+    case-insensitive")."""
     term = text[block.start : block.end]
-    return block.kind == "item" and len(words(term)) <= 4 and term.rstrip()[-1:] not in ".!?:;,"
+    if block.kind != "item" or term.rstrip()[-1:] in ".!?:;,":
+        return False
+    if len(words(term)) <= 4:
+        return True
+    if len(words(term)) <= SIGNATURE_WORDS and _CODE_NAME.search(term):
+        return True  # a signature: "Function: YY_BUFFER_STATE yy_scan_string ( const char *str )"
+    forms = [f.strip(" '‘’\"`") for f in term.split(",")]
+    return len(forms) > 1 and all(_NAME_LIKE.search(f) or f.startswith("%") for f in forms)
+
+
+#: A term that names something in code (a function's signature) runs to this many words.
+SIGNATURE_WORDS = 12
 
 
 def _described_by(text: str, blocks: Sequence[Block], k: int, *, fits: bool = True) -> int | None:
@@ -334,6 +350,22 @@ def _term_start(text: str, blocks: Sequence[Block], k: int) -> int | None:
     while i > 0 and _alias(text, blocks[i - 1], blocks[i]):
         i -= 1
     return blocks[i].start
+
+
+_ANNOUNCES = re.compile(r"\b(?:the\s+following|as\s+follows)\b", re.I)
+
+
+def _announces(sentence: str, spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """A sentence that announces what follows its paragraph without a colon ("The following options are
+    available." over a list of options): quoted with the list, as a colon's sentence is; unless its
+    paragraph ends on a colon of its own (that sentence introduces the list)."""
+    return bool(_ANNOUNCES.search(sentence)) and not text[spans[-1][0] : spans[-1][1]].rstrip().endswith(":")
+
+
+def _fits_with_follow(start: int, blocks: Sequence[Block], k: int) -> bool:
+    """What follows paragraph ``k`` (its list, table rows or code) fits in one quote from ``start`` on."""
+    end = _follow(blocks, k)
+    return end is not None and end - start <= MAX_QUOTE_CHARS
 
 
 def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:
