@@ -132,7 +132,42 @@ class _Builder:
 
 def _inline(out: _Builder, line: str, base: int) -> None:
     """One line's inline markup rendered: links to their text (a footnote's mark to nothing), escapes to
-    their character, markers dropped."""
+    their character, markers dropped; then the spaces a converter put between inline pieces and the
+    punctuation around them taken out (``_tidy``)."""
+    first = len(out.chars)
+    spans: list[tuple[int, int]] = []
+    _render(out, line, base, spans)
+    _tidy(out, first, spans)
+
+
+#: After a piece of code or a link, a space before these is the converter's ("`flex` 's", "ranges](x) .").
+_CLOSING = frozenset(".,;:!?)]'’”")
+#: Before one, a space after these, when they open (after a space or at the start), is the converter's.
+_OPENING = frozenset("([‘“'\"")
+
+
+def _tidy(out: _Builder, first: int, spans: list[tuple[int, int]]) -> None:
+    """Docling writes a space on each side of inline code and links, whatever stands there in the page:
+    Texinfo's quoted option "‘-Cfe’" reads "' -Cfe '", "flex's" reads "flex 's", and every sentence that
+    ends on a link "ranges ." The page shows none of those spaces, so neither does its visible text."""
+    drop: set[int] = set()
+    chars = out.chars
+    for start, end in spans:
+        if end < len(chars) - 1 and chars[end] == " " and chars[end + 1] in _CLOSING:
+            after = chars[end + 2] if end + 2 < len(chars) else " "
+            # a closing mark, not the opening of the next quoted piece: "' -Cfe ' or ' -CFe '"
+            if chars[end + 1] not in "'’" or not after.isalnum() or chars[end + 2 : end + 3] == ["s"]:
+                drop.add(end)
+        if start - 2 >= first and chars[start - 1] == " " and chars[start - 2] in _OPENING:
+            before = chars[start - 3] if start - 3 >= first else " "
+            if before.isspace():
+                drop.add(start - 1)
+    for index in sorted(drop, reverse=True):
+        del chars[index]
+        del out.offsets[index]
+
+
+def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -> None:
     pos = 0
     found = list(_INLINE.finditer(line))
     literal = _unpaired(line, found)
@@ -143,12 +178,16 @@ def _inline(out: _Builder, line: str, base: int) -> None:
         if m.start() in literal:
             out.put(m.group(0), base + m.start())  # "FILE *yyin": a star, not emphasis
         elif kind == "code":
+            at = len(out.chars)
             _code(out, m.group("code_text"), base + m.start("code_text"))
+            spans.append((at, len(out.chars)))
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
         elif kind == "link":
             if not _invisible_link(m):
-                _inline(out, m.group("link_text"), base + m.start("link_text"))
+                at = len(out.chars)
+                _render(out, m.group("link_text"), base + m.start("link_text"), spans)
+                spans.append((at, len(out.chars)))
         elif kind == "auto":
             out.put(m.group("auto_url"), base + m.start("auto_url"))
         elif kind == "entity":

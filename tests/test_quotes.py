@@ -281,7 +281,7 @@ def test_tables_quote_as_they_read() -> None:
     )
     assert [one_line(options.text[w.start : w.end]) for w in windows(options)] == [
         "-u, --include-untracked, --no-include-untracked — When used with the push and save commands, all "
-        "untracked files are also stashed and then cleaned up with git clean .",
+        "untracked files are also stashed and then cleaned up with git clean.",
         "--only-untracked — This option is only valid for the show command.",
     ]
     # Short items that are not names are no aliases: the note is about pandas only.
@@ -595,7 +595,7 @@ def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_descript
         "    - scans a NUL-terminated string.\n"
     )
     quotes = [passage.text[w.start : w.end] for w in windows(passage)]
-    assert "' -i, --case-insensitive, %option case-insensitive '\n• instructs flex" in quotes[0]
+    assert "'-i, --case-insensitive, %option case-insensitive'\n• instructs flex" in quotes[0]
     assert "yy_scan_string ( const char *str )\n• scans a NUL-terminated string." in quotes[1]
     assert len(quotes) == 2  # neither the term nor the description alone
 
@@ -610,6 +610,18 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
     assert quotes[0].startswith("The following routines") and quotes[0].endswith("scans len bytes.")
     # Alone, the sentence only points at the list.
     assert "The following routines are available for scanning in-memory strings." not in quotes
+
+
+def test_a_question_alone_is_no_quote() -> None:
+    # A FAQ: its question says nothing; with its answer after it, the two are one quote.
+    passage = readable(
+        "How can I use more than 8192 rules?\n\n"
+        "Flex is compiled with an upper limit of 8192 rules per scanner. Recompile flex with a larger "
+        "limit.\n\nIs there a repository for flex scanners?\n\nNot that we know of.\n"
+    )
+    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert not any(q.endswith("?") for q in quotes)
+    assert any(q.startswith("Flex is compiled with an upper limit of 8192 rules") for q in quotes)
 
 
 def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
