@@ -110,12 +110,14 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     (docs / "empty.md").write_text("")
     (docs / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <<>> garbage")
     (docs / "notreally.pdf").write_text("# A Markdown file with a PDF name\n\nIt says so.\n")
+    (docs / "noise.pdf").write_bytes(bytes(range(256)) * 8)  # no PDF at all: named for what it claims to be
     index = tmp_path / "index"
     result = run(["ingest", str(docs), "--index", str(index), "--json"])
     assert result.returncode == 1
     errors = [line for line in result.stderr.splitlines() if line.startswith("sleuth: error:")]
     assert any("empty.md" in line for line in errors)
     assert any("broken.pdf" in line for line in errors)
+    assert any("noise.pdf" in line and "not a readable PDF" in line for line in errors)
     report = json.loads(result.stdout)
     assert report["added"] >= 26 and report["failed"] == len(errors)
     # Nothing stored is lost: a rerun keeps everything and fails the same files again.

@@ -64,6 +64,17 @@ _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
 _BINARY_FORMATS = (b"GIF8", b"BM", b"RIFF")
 
 
+#: What a file's name says it is, for the error when its content is none of the formats sleuth reads.
+_CLAIMED = {
+    ".pdf": "PDF",
+    ".docx": "Word document",
+    ".pptx": "PowerPoint deck",
+    ".xlsx": "Excel workbook",
+    ".html": "HTML page",
+    ".htm": "HTML page",
+}
+
+
 class UnsupportedFormatError(InputError, ValueError):
     """Content that no converter handles; the message says what it looks like."""
 
@@ -92,6 +103,10 @@ def detect_format(path: Path, head: bytes, content: bytes | None = None) -> Form
     if head.startswith(_BINARY_FORMATS):
         raise UnsupportedFormatError("binary document or image format that sleuth does not convert")
     if b"\0" in head:
+        # Named for what the file claims to be: a ".pdf" of other bytes is a damaged or mislabelled PDF.
+        claimed = _CLAIMED.get(path.suffix.lower())
+        if claimed:
+            raise UnsupportedFormatError(f"not a readable {claimed}: binary data of no known format")
         raise UnsupportedFormatError("binary content, not a supported document format")
     lowered = head[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if (
