@@ -146,7 +146,8 @@ def title(query: str) -> str:
     if is_title(query):
         return one
     kinds = [(t, classify(t)) for t in sentences(query)]
-    asks = [t for t, kind in kinds if kind == "ask" and not leans_back(t)]
+    # ... not a list's lead-in ("What I need to understand:"), which says nothing without its list
+    asks = [t for t, kind in kinds if kind == "ask" and not leans_back(t) and not t.rstrip().endswith(":")]
     said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
     first = " ".join((asks or said or [one])[0].split())
     if len(first) > TITLE_CHARS:

@@ -61,3 +61,12 @@ def test_report_md_and_the_word_export_title_a_ticket_and_quote_it_whole() -> No
     texts = [p.text for p in doc.paragraphs]
     assert texts[0] == title(TICKET)
     assert "Can that be done without a CDN?" in texts
+
+
+def test_a_lead_in_to_a_list_of_questions_is_no_title() -> None:
+    request = (
+        "Hello,\n\nwe maintain a C tool that reads configuration files with a flex scanner.\n\n"
+        "What I need to understand:\n- How do I make the scanner read included files?\n"
+        "- How do I go back to the including file at end of file?\n\nThanks!"
+    )
+    assert title(request) == "How do I make the scanner read included files?"
