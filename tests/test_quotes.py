@@ -610,6 +610,23 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
     assert quotes[0].startswith("The following routines") and quotes[0].endswith("scans len bytes.")
     # Alone, the sentence only points at the list.
     assert "The following routines are available for scanning in-memory strings." not in quotes
+    # ... and when the list stands in the next chunk, the passage is read on into it.
+    split = Passage(
+        chunk_id="a",
+        document_id="d",
+        title="Multiple Input Buffers",
+        text="The following routines are available for scanning in-memory strings.",
+        rank=0,
+        next_chunk_id="b",
+    )
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    following = {"b": "- yy_scan_string scans a NUL-terminated string.\n- yy_scan_bytes scans len bytes.\n"}
+    admission = Admission(
+        ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: following
+    )
+    reader = admission.readers([split])[0]
+    cut = windows(reader)
+    assert cut[0].continues and reader.text[cut[0].start : cut[0].end].endswith("scans len bytes.")
 
 
 def test_a_question_alone_is_no_quote() -> None:
@@ -622,6 +639,9 @@ def test_a_question_alone_is_no_quote() -> None:
     quotes = [passage.text[w.start : w.end] for w in windows(passage)]
     assert not any(q.endswith("?") for q in quotes)
     assert any(q.startswith("Flex is compiled with an upper limit of 8192 rules") for q in quotes)
+    # A FAQ's list of its questions neither.
+    index = readable("- [Why do flex scanners call fileno?](f.html)\n- [When was flex born?](b.html)\n")
+    assert windows(index) == []
 
 
 def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:

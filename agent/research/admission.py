@@ -32,6 +32,7 @@ from sleuth.agent.research.quotes import (
     Readable,
     Window,
     in_context,
+    introduces_more,
     readable,
     windows,
 )
@@ -152,12 +153,13 @@ class Admission:
         self.following = following
 
     def readers(self, passages: Sequence[Passage]) -> list[Readable]:
-        """Each passage as quotable text; one that ends on a colon is read on into its next chunk."""
+        """Each passage as quotable text; one that ends on what introduces more (a colon, "the following
+        routines are available ...") is read on into its next chunk."""
         first = [readable(p.text) for p in passages]
         wanted = [
             p.next_chunk_id
             for p, r in zip(passages, first, strict=True)
-            if p.next_chunk_id and r.visible.text.rstrip().endswith(":")
+            if p.next_chunk_id and introduces_more(r.visible)
         ]
         more = self.following(sorted(set(wanted))) if wanted else {}
         return [
