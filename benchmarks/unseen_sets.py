@@ -4,9 +4,11 @@ Each set (benchmarks/judged/unseen/*.jsonl) was written before any report on its
 questions (ids ``s...``) and long requests (``l...``), each with answer strings that stand verbatim in the
 manual and gold pages (document ids); a question without answers (one the corpus does not cover) is not
 scored. Corpora: Debian's git-doc 2.39.5 (222 HTML pages of usr/share/doc/git: the command pages, the user
-manual, the howtos) and bash-doc 5.2.15 (bashref.html cut at each chapter and section ``<div>`` into one
+manual, the howtos), bash-doc 5.2.15 (bashref.html cut at each chapter and section ``<div>`` into one
 page per section, named by its anchor, e.g. ``Bash-Variables.html``; the contents, the six index pages and
-the licence left out: 134 pages); ingest each with ``sleuth ingest DIR --index IDX``.
+the licence left out: 134 pages) and flex-doc 2.6.4-8.2 (its HTML manual as Debian ships it,
+usr/share/doc/flex-doc/html: 222 pages, 49 of them one-line redirects); ingest each with
+``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
