@@ -187,6 +187,9 @@ def test_search_never_answers_nothing_in_silence(tmp_path: Path) -> None:
     # An option name is a query a manual's reader makes ("-Cem"), not an option of this command.
     option = run(["search", "-Cem", "--index", str(index), "--json"])
     assert option.returncode == 0 and json.loads(option.stdout)[0]["document_id"] == "guides/install"
+    # ... but beside a query, a mistyped option is named as one.
+    typo = run(["search", "installer", "--jsn", "--index", str(index)])
+    assert typo.returncode == 2 and "No such option '--jsn'" in typo.stderr
 
 
 def test_without_a_terminal_progress_is_a_line_every_few_seconds(tmp_path: Path) -> None:

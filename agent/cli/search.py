@@ -14,9 +14,31 @@ from sleuth.agent.cli.workspace import index_options, open_workspace
 from sleuth.retrieval import SEARCHABLE_TYPES, Fusion, Mode, SearchFilters
 
 
-# A manual's reader searches for option names ("-Cem", "--mainline"): a query that looks like an option this
-# command does not have is the query (``sleuth search -- "-k"`` for one that it has).
-@click.command("search", context_settings={"ignore_unknown_options": True})
+class _OptionNameQuery(click.Command):
+    """A manual's reader searches for option names ("-Cem", "--mainline"): when the only query is a word that
+    looks like an option this command does not have, it is the query (``sleuth search -- -k`` for one it
+    has). A mistyped option beside a query ("--jsn copper") is still an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, list(args))
+        except click.NoSuchOption as exc:
+            name = exc.option_name  # "-C" of a cluster "-Cem"
+            token = next((a for a in args if a == name or (a[1:2] != "-" and a.startswith(name))), None)
+            if token is None:
+                raise
+            rest = list(args)
+            rest.remove(token)
+            try:
+                retry = ctx.command.make_context(ctx.info_name, [*rest, "--", token], parent=ctx.parent)
+            except click.UsageError:
+                raise exc from None  # another word is the query: the option was mistyped
+            if retry.params.get("query") != token:
+                raise exc from None
+            return super().parse_args(ctx, [*rest, "--", token])
+
+
+@click.command("search", cls=_OptionNameQuery)
 @click.argument("query")
 @index_options
 @click.option("-k", "k", type=click.IntRange(min=1, max=1000), default=10, show_default=True)
