@@ -12,7 +12,7 @@ from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended,
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
-from sleuth.agent.research.quotes import QuoteJudge, Window, is_pointer, readable, windows
+from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import claim_of, groups, one_line
@@ -32,6 +32,12 @@ DOCLING = (
     "- Password authentication, which requires that users send a password.\n\n"
     "| Setting | Default |\n|---|---|\n| `work_mem` | 4MB |\n"
 )
+
+
+def quoted(reader: Readable, *, split_start: bool = False, split_end: bool = False) -> list[str]:
+    """The quotable windows of ``reader``, as text."""
+    cut = windows(reader, split_start=split_start, split_end=split_end)
+    return [reader.text[w.start : w.end] for w in cut]
 
 
 def _hit(doc: str, rank: int) -> Passage:
@@ -69,7 +75,7 @@ def test_visible_text_reads_as_the_document_reads() -> None:
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     text = readable(DOCLING)
-    quotes = [text.text[w.start : w.end] for w in windows(text)]
+    quotes = quoted(text)
     assert not any(q.startswith("For more information") for q in quotes)
     assert not any(q.strip() == "Routine Vacuuming" for q in quotes)
     intro = next(q for q in quotes if q.startswith("PostgreSQL provides various methods"))
@@ -115,12 +121,12 @@ def test_fragments_at_a_split_are_not_quoted() -> None:
     text = readable(
         "translation on the WMT 2014 benchmark. The model reaches 28.4 BLEU on English-to-German."
     )
-    quotes = [text.text[w.start : w.end] for w in windows(text, split_start=True)]
+    quotes = quoted(text, split_start=True)
     assert quotes == ["The model reaches 28.4 BLEU on English-to-German."]
     cut = readable(
         "The model reaches 28.4 BLEU. It improves on the previous best results by over 2 BLEU on the"
     )
-    tail = [cut.text[w.start : w.end] for w in windows(cut, split_end=True)]
+    tail = quoted(cut, split_end=True)
     assert all(q.endswith(".") for q in tail)
 
 
@@ -266,7 +272,7 @@ def test_tables_quote_as_they_read() -> None:
         "- [mod_ratelimit](mod_ratelimit.html)\n    - Bandwidth Rate Limiting for Clients\n"
         "- Peer authentication\n- Ident authentication, which needs an ident server.\n"
     )
-    assert [one_line(items.text[w.start : w.end]) for w in windows(items)] == [
+    assert [one_line(q) for q in quoted(items)] == [
         "username — The username to create or update in passwdfile .",
         "mod_ratelimit — Bandwidth Rate Limiting for Clients",
         "Ident authentication, which needs an ident server.",
@@ -279,7 +285,7 @@ def test_tables_quote_as_they_read() -> None:
         "cleaned up with `git clean` .\n- **--only-untracked**\n"
         "    - This option is only valid for the `show` command.\n"
     )
-    assert [one_line(options.text[w.start : w.end]) for w in windows(options)] == [
+    assert [one_line(q) for q in quoted(options)] == [
         "-u, --include-untracked, --no-include-untracked — When used with the push and save commands, all "
         "untracked files are also stashed and then cleaned up with git clean.",
         "--only-untracked — This option is only valid for the show command.",
@@ -298,7 +304,7 @@ def test_tables_quote_as_they_read() -> None:
         "- **gc.bigPackThreshold**\n    - If non-zero, all packs larger than this limit are kept. Defaults "
         f"to zero. {more}\n"
     )
-    quotes = [one_line(setting.text[w.start : w.end]) for w in windows(setting)]
+    quotes = [one_line(q) for q in quoted(setting)]
     assert (
         "gc.bigPackThreshold — If non-zero, all packs larger than this limit are kept. Defaults to zero. "
         "Sentence number 0 of a long description says something." in quotes
@@ -311,7 +317,7 @@ def test_tables_quote_as_they_read() -> None:
     )
     assert 570 < len(fits) < 600
     rebase = readable(f"- **branch.&lt;name&gt;.autoSetupRebase**\n    - {fits}\n")
-    quotes = [one_line(rebase.text[w.start : w.end]) for w in windows(rebase)]
+    quotes = [one_line(q) for q in quoted(rebase)]
     assert quotes[0] == (
         "branch.<name>.autoSetupRebase — When the value is number 0, the branch is rebased in the mode "
         "number 0."
@@ -369,7 +375,7 @@ def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(
     passage: str, leaning: str, first: str, last: str
 ) -> None:
     text = readable(passage)
-    quotes = [text.text[w.start : w.end] for w in windows(text)]
+    quotes = quoted(text)
     assert not any(q.startswith(leaning) for q in quotes)
     assert any(q.startswith(first) and q.endswith(last) for q in quotes)
 
@@ -579,7 +585,7 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
         "The maximum size in bytes that a request body may be before a SuspiciousOperation is raised.\n\n"
         "## Routine Vacuuming\n\nPostgreSQL databases require periodic maintenance known as vacuuming.\n"
     )
-    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    quotes = quoted(passage)
     # "Default: 2621440" says whose default only with the setting's name; a prose heading is left out.
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
     assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
@@ -594,7 +600,7 @@ def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_descript
         "- **Function:** ***YY\\_BUFFER\\_STATE*** **yy\\_scan\\_string** ***( const char *str )***\n"
         "    - scans a NUL-terminated string.\n"
     )
-    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    quotes = quoted(passage)
     assert "'-i, --case-insensitive, %option case-insensitive'\n• instructs flex" in quotes[0]
     assert "yy_scan_string ( const char *str )\n• scans a NUL-terminated string." in quotes[1]
     assert len(quotes) == 2  # neither the term nor the description alone
@@ -606,7 +612,7 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
         "- yy_scan_string scans a NUL-terminated string.\n"
         "- yy_scan_bytes scans len bytes.\n"
     )
-    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    quotes = quoted(passage)
     assert quotes[0].startswith("The following routines") and quotes[0].endswith("scans len bytes.")
     # Alone, the sentence only points at the list.
     assert "The following routines are available for scanning in-memory strings." not in quotes
@@ -636,7 +642,7 @@ def test_a_question_alone_is_no_quote() -> None:
         "Flex is compiled with an upper limit of 8192 rules per scanner. Recompile flex with a larger "
         "limit.\n\nIs there a repository for flex scanners?\n\nNot that we know of.\n"
     )
-    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    quotes = quoted(passage)
     assert not any(q.endswith("?") for q in quotes)
     assert any(q.startswith("Flex is compiled with an upper limit of 8192 rules") for q in quotes)
     # A FAQ's list of its questions neither.
@@ -658,7 +664,7 @@ def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
         "trigger recursion depth is 1000.\n"
     )
     passage = readable(item)
-    quotes = [passage.text[w.start : w.end] for w in windows(passage, split_start=True)]
+    quotes = quoted(passage, split_start=True)
     assert "The default maximum trigger recursion depth is 1000." in quotes
     # An item is never a fragment of a split paragraph: its first sentence is quotable too.
     assert any(q.startswith("Maximum Depth Of Trigger Recursion SQLite limits") for q in quotes)
@@ -668,7 +674,7 @@ def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
         "passed to an SQL function. The default value of this limit is 100. SQLite should work with "
         "functions that have thousands of parameters."
     )
-    quotes = [limit.text[w.start : w.end] for w in windows(limit)]
+    quotes = quoted(limit)
     assert not any(q.startswith("The default value of this limit") for q in quotes)
     assert any(q.startswith("The SQLITE_MAX_FUNCTION_ARG") and q.endswith("is 100.") for q in quotes)
 
@@ -681,7 +687,7 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
         "This allows h2, the secure variant, to be the preferred protocol on your server connections.\n\n"
         "8.1. False corruption reports due to database shrinkage\n"
     )
-    quotes = [passage.text[w.start : w.end] for w in windows(passage)]
+    quotes = quoted(passage)
     assert any(q.startswith("The second directive") and q.endswith("Protocols h2 http/1.1") for q in quotes)
     assert not any(q.rstrip().endswith("configuration is") for q in quotes)
     assert not any(q.startswith("8.1.") for q in quotes)  # a numbered heading left in the text
@@ -800,9 +806,7 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     assert [b.kind for b in note.blocks] == ["paragraph"]
     # A permalink beside a term or a heading (Texinfo's and Sphinx's "¶") is no text either.
     term = readable("- **`HISTSIZE`** [**¶**](#index-HISTSIZE)\n    - The most commands to keep.\n")
-    assert [one_line(term.text[w.start : w.end]) for w in windows(term)] == [
-        "HISTSIZE — The most commands to keep."
-    ]
+    assert [one_line(q) for q in quoted(term)] == ["HISTSIZE — The most commands to keep."]
 
 
 def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
@@ -881,7 +885,7 @@ def test_a_caption_is_no_quote() -> None:
         "*Electricity generated by hydropower*\n\nHydropower supplies 15% of the world's electricity.\n\n"
         "Dams store water for later.\n"
     )
-    quotes = [text.text[w.start : w.end] for w in windows(text)]
+    quotes = quoted(text)
     assert "Electricity generated by hydropower" not in quotes
     assert "Hydropower supplies 15% of the world's electricity." in quotes
     assert "Dams store water for later." in quotes
