@@ -371,8 +371,7 @@ def introduces_more(visible: Visible) -> bool:
     last = visible.blocks[-1] if visible.blocks else None
     if last is None or last.kind != "paragraph":
         return False
-    spans = _sentences(visible.text, last.start, last.end)
-    return any(_announces(visible.text[s:e], spans, visible.text) for s, e in spans)
+    return _ANNOUNCES.search(text, last.start, last.end) is not None
 
 
 def _fits_with_follow(start: int, blocks: Sequence[Block], k: int) -> bool:
