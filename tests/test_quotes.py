@@ -361,6 +361,16 @@ def test_tables_quote_as_they_read() -> None:
             "You can overcome",
             "instead of TestCase.",
         ),
+        # A chain of sentences about "he" goes back to the one that names him (a Wikipedia lead), while
+        # the quote fits.
+        (
+            "Louis XIV was King of France from 14 May 1643 until his death in 1715. He is a symbol of the Age "
+            "of Absolutism in Europe. He presided over a great expansion of the French colonial empire. His "
+            "reign of 72 years and 110 days remains the longest of any sovereign monarch in history.",
+            "His reign",
+            "Louis XIV was",
+            "in history.",
+        ),
         # "Another way" is another than the one before (Django's on-commit callbacks in tests).
         (
             "You can overcome this limitation by using TestCase.captureOnCommitCallbacks(). "
@@ -590,6 +600,19 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
     assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
     assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."
+
+
+def test_a_phrase_under_a_title_is_quoted_with_the_title() -> None:
+    # An article's short description says whose capital it is only with the article's title; a sentence
+    # under it that names its subject needs no title.
+    passage = readable(
+        "# Seoul\n\n*Capital and largest city of South Korea*\n\n"
+        "Seoul, officially Seoul Special Metropolitan City, is the capital of South Korea.\n"
+    )
+    quotes = quoted(passage)
+    assert "Seoul\n\nCapital and largest city of South Korea" in quotes
+    assert "Seoul, officially Seoul Special Metropolitan City, is the capital of South Korea." in quotes
+    assert one_line(quotes[0]) == "Seoul — Capital and largest city of South Korea"
 
 
 def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_description() -> None:

@@ -226,11 +226,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             first, stop = s, e
-            j = i  # back to the sentence that names what "it ... it ..." is about (two at most)
+            j = i  # back to the sentence that names what "it ... it ..." is about, while the quote fits
             while (
                 j > 0
-                and i - j < 2
                 and not cut[j - 1]
+                and stop - spans[j - 1][0] <= MAX_QUOTE_CHARS
                 and _BACK_REFERENCE.match(text[spans[j][0] : spans[j][1]])
             ):
                 j -= 1
@@ -258,17 +258,22 @@ _NAME_LIKE = re.compile(rf"^-|\w\.\w|<\w|{_CODE_NAME.pattern}")
 
 
 def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
-    """Whether the sentence that opens a section needs the section's heading to be understood: the heading
-    is the name of a thing (a setting, a function, a directive: ``DATA_UPLOAD_MAX_MEMORY_SIZE``,
-    ``alter_db_table()``), short, and the sentence does not name it."""
+    """Whether the sentence that opens a section needs the section's heading to be understood, which it
+    does not name: the heading is the name of a thing (a setting, a function, a directive:
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, ``alter_db_table()``), short; or the opening is a phrase, not a
+    sentence, under a title (an article's short description: "Capital and largest city of South Korea"
+    under "Seoul" says whose capital it is only with the title)."""
     if heading.kind != "heading":
         return False
     name = " ".join(text[heading.start : heading.end].split())
-    return (
-        0 < len(name.split()) <= 4
-        and bool(_CODE_NAME.search(name))
-        and name.casefold() not in " ".join(sentence.split()).casefold()
-    )
+    size = len(name.split())
+    if not 0 < size <= TITLE_WORDS or name.casefold() in " ".join(sentence.split()).casefold():
+        return False
+    return (size <= 4 and bool(_CODE_NAME.search(name))) or not sentence.rstrip().endswith(_STOPS)
+
+
+#: A heading of at most this many words is a title a phrase under it may need.
+TITLE_WORDS = 8
 
 
 def _rows_end(blocks: Sequence[Block], k: int) -> int:
