@@ -371,6 +371,14 @@ def test_tables_quote_as_they_read() -> None:
             "Louis XIV was",
             "in history.",
         ),
+        # A pronoun after an opening phrase points back too.
+        (
+            "Donald John Trump is an American politician who is the 47th president of the United States. "
+            "A member of the Republican Party, he served as the 45th president from 2017 to 2021.",
+            "A member of",
+            "Donald John Trump",
+            "2017 to 2021.",
+        ),
         # "Another way" is another than the one before (Django's on-commit callbacks in tests).
         (
             "You can overcome this limitation by using TestCase.captureOnCommitCallbacks(). "
