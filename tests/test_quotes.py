@@ -10,6 +10,7 @@ import pytest
 
 from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
+from sleuth.agent.research.guards import GuardCounts, guard_claims
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
 from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, is_pointer, readable, windows
@@ -364,9 +365,9 @@ def test_tables_quote_as_they_read() -> None:
         # A chain of sentences about "he" goes back to the one that names him (a Wikipedia lead), while
         # the quote fits.
         (
-            "Louis XIV was King of France from 14 May 1643 until his death in 1715. He is a symbol of the Age "
-            "of Absolutism in Europe. He presided over a great expansion of the French colonial empire. His "
-            "reign of 72 years and 110 days remains the longest of any sovereign monarch in history.",
+            "Louis XIV was King of France from 14 May 1643 until his death in 1715. He is a symbol of the "
+            "Age of Absolutism in Europe. He presided over a great expansion of the French colonial empire. "
+            "His reign of 72 years and 110 days remains the longest of any sovereign monarch in history.",
             "His reign",
             "Louis XIV was",
             "in history.",
@@ -823,6 +824,34 @@ def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> No
     assert claim_of(group).text == values.quote
 
 
+def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
+    # The chunk began after the sentence that named the hook: only the heading says which hook it is.
+    def quote(text: str, path: str, doc: str) -> Evidence:
+        return Evidence(id=f"E{doc}", chunk_id=doc, document_id=doc, title=doc, quote=text, section_path=path)
+
+    hook = quote(
+        "If this hook exits with a non-zero status, git push will abort without pushing anything.",
+        "HOOKS > pre-push",
+        "githooks",
+    )
+    push = quote(
+        "If any commits are missing the push will be aborted and exit with non-zero status.",
+        "OPTIONS",
+        "push",
+    )
+    (one, other) = groups([hook, push])  # about two things, though their words are the same
+    assert claim_of(one).text == (
+        "pre-push — If this hook exits with a non-zero status, git push will abort without pushing anything."
+    )
+    assert claim_of(other).text == push.quote  # a section's title ("OPTIONS") names nothing
+    assert guard_claims([claim_of(one)], {hook.id: hook}, GuardCounts()) == [claim_of(one)]
+    # The heading names a thing; a quote that does not point back needs no heading.
+    named = quote("This directive sets the timeout.", "Directives > SSLSessionCacheTimeout", "ssl")
+    assert claim_of(groups([named])[0]).text == "SSLSessionCacheTimeout — This directive sets the timeout."
+    plain = quote("The timeout is 300 seconds by default.", "Directives > SSLSessionCacheTimeout", "ssl")
+    assert claim_of(groups([plain])[0]).text == plain.quote
+
+
 def test_a_footnote_mark_is_not_visible_text() -> None:
     # DocBook manuals (Debian's aptitude guide) mark footnotes by a bracketed number linking within the page.
     v = visible_text("invoked even after immediate resolution [[11]](#ftn.idm1938) . It can resolve more.")
@@ -863,6 +892,36 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Elimits0": True, "Epragma2": True, "Elimits1": True}
+
+
+def test_an_asks_quote_that_answers_better_than_a_first_hits_is_cited_too() -> None:
+    # git's manual, asked "Which hook runs before anything is pushed, and aborts the push?": the ask's first
+    # hit is cited by its best quote at -3.4 (a tutorial's "You can run the full test suite ..."); the
+    # githooks page, the fourth hit, says "If this hook exits with a non-zero status, git push will abort"
+    # at -1.06, under the absolute floor. A report that cites the first never drops the better one.
+    def item(doc: str, rank: int, score: float) -> Evidence:
+        return Evidence(
+            id=f"E{doc}{rank}",
+            chunk_id=f"{doc}-{rank}",
+            document_id=doc,
+            title=doc,
+            quote=f"{doc}.",
+            score=score,
+        )
+
+    passages = [_hit("tutorial", 0), _hit("push", 1), _hit("faq", 2), _hit("githooks", 3), _hit("notes", 4)]
+    items = [
+        item("push", 1, -1.0),
+        item("githooks", 3, -1.06),
+        item("tutorial", 0, -3.4),
+        item("notes", 4, -5.0),
+    ]
+    question = Question(id="q2", text="Which hook aborts a push?", sections=[], origin="ask")
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    options = ResearchOptions(backbone_documents=0)
+    admission = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {}, long=True)
+    kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
+    assert kept == {"Epush1": True, "Etutorial0": True, "Egithooks3": False}
 
 
 def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:

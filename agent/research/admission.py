@@ -412,11 +412,18 @@ class Admission:
                 # ... and each of those first hits by its own best quote, when it comes as near (the
                 # answer to an ask is as often in its page's second hit as in its first).
                 backbone |= self._best_of_first_hits(items, passages, relative, hits=ASK_HITS)
+        # An ask's quote that answers better than one of its first hits cited anyway is cited too: the floor
+        # is no higher than the lowest of them (an ask's first hit was cited at -3.4 for "You can run the
+        # full test suite ..."; "If this hook exits with a non-zero status, git push will abort" at -1.06,
+        # the fourth hit, had been dropped).
+        answers = opts.answer_floor
+        if question.origin == "ask" and not found_only:
+            answers = min([answers, *(item.score for item in items if item.id in backbone)])
         per_passage: dict[str, int] = {}
         new: list[Evidence] = []
         for item in items:
             is_backbone = item.id in backbone
-            if not is_backbone and item.score < opts.answer_floor:
+            if not is_backbone and item.score < answers:
                 self.state.off_topic += 1
                 continue
             where = item.chunk_id or item.url or ""

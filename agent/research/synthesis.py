@@ -168,6 +168,10 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                 # said by another document's "... turned off by default in SQLite." (its text would be lost
                 # under the other's).
                 and _adds_nothing(item.quote.replace(core, "", 1), head.quote)
+                # ... and both are about the same thing where a heading names it ("If this hook exits with
+                # a non-zero status, git push will abort" under pre-push is not git-push's "If any commits
+                # are missing the push will be aborted and exit with non-zero status").
+                and _about_the_same(item, head)
             ):
                 group.items.append(item)
                 if item.document_key not in group.documents:
@@ -179,6 +183,18 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
             out.append(Group([item], terms, weight, {item.document_key}, weight=_weight(item)))
     return out
+
+
+def _about_the_same(a: Evidence, b: Evidence) -> bool:
+    """Whether neither quote points at a heading the other does not name."""
+    for one, other in ((a, b), (b, a)):
+        named = pointed_at(one)
+        if (
+            named is not None
+            and named.casefold() not in f"{pointed_at(other) or ''} {other.quote}".casefold()
+        ):
+            return False
+    return True
 
 
 def _within(quote: str, other: str) -> bool:
@@ -296,7 +312,38 @@ def claim_of(group: Group) -> Claim:
         key=lambda e: len(term_set(e.quote)),
         default=head,
     )
-    return Claim(text=one_line(fullest.quote), evidence_ids=ids)
+    text = one_line(fullest.quote)
+    named = pointed_at(fullest)
+    return Claim(text=f"{named} — {text}" if named else text, evidence_ids=ids)
+
+
+#: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
+#: "This directive sets the timeout ...", "It defaults to ...").
+_POINTS_BACK = re.compile(r"^(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b", re.I)
+#: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
+#: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
+_A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
+#: A heading of at most this many words is a name a claim may take.
+NAME_WORDS = 5
+
+
+def heading_of(evidence: Evidence) -> str:
+    """The heading a quote stands under (the last part of its section path)."""
+    return " ".join((evidence.section_path or "").split(" > ")[-1].split())
+
+
+def pointed_at(evidence: Evidence) -> str | None:
+    """What a quote that opens by pointing back points at, when only its heading names it: the chunk began
+    after the sentence that did (the pre-push hook's "If this hook exits with a non-zero status, git push
+    will abort without pushing anything" under "HOOKS > pre-push"). Its claim names it first, as a term's
+    claim does ("pre-push — If this hook exits ..."): read alone, "this hook" is no answer to "which hook"."""
+    heading = heading_of(evidence)
+    quote = " ".join(evidence.quote.split())
+    if not _POINTS_BACK.match(quote) or not 0 < len(heading.split()) <= NAME_WORDS:
+        return None
+    if not _A_NAME.search(heading) or heading.casefold() in quote.casefold():
+        return None
+    return heading
 
 
 def one_line(quote: str) -> str:
