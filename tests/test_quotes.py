@@ -723,6 +723,13 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
     assert any(q.startswith("The second directive") and q.endswith("Protocols h2 http/1.1") for q in quotes)
     assert not any(q.rstrip().endswith("configuration is") for q in quotes)
     assert not any(q.startswith("8.1.") for q in quotes)  # a numbered heading left in the text
+    # As a claim it reads as the sentence it is, not as a term over a description.
+    (claim,) = [one_line(q) for q in quotes if q.startswith("The second directive")]
+    assert claim == (
+        "The second directive you need to add to your server configuration is Protocols h2 http/1.1"
+    )
+    arrays = readable("Associative arrays are created using\n\n```\ndeclare -A name\n```\n")
+    assert [one_line(q) for q in quoted(arrays)] == ["Associative arrays are created using declare -A name"]
 
 
 def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> None:

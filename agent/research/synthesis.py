@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Protocol
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.request import Request
-from sleuth.agent.research.text import measures, named_things, numbers, term_set, years
+from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, years
 from sleuth.agent.templates import SectionSpec, Template
 
 #: Two quotes state the same thing when the shorter shares this much of its content words with the longer
@@ -349,7 +350,7 @@ def pointed_at(evidence: Evidence) -> str | None:
 def one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
     joined = lines[0] if lines else ""
-    if len(lines) > 1 and " | " not in joined and not joined.endswith(_STOPS):
+    if len(lines) > 1 and " | " not in joined and not joined.endswith(_STOPS) and not _runs_on(joined):
         # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
         # "mod_ratelimit — Bandwidth Rate Limiting for Clients"); several names of one option are one term
         # ("-u, --include-untracked — When used with ...").
@@ -361,12 +362,21 @@ def one_line(quote: str) -> str:
         term = ", ".join(line.removeprefix("• ") for line in lines[:terms])
         joined = f"{term} — {lines[terms].removeprefix('• ')}"
         lines = lines[terms:]
-    for line in lines[1:]:
-        joined += (" " if joined.endswith((":", ";", ",")) else "; ") + line
+    for before, line in pairwise(lines):
+        joined += (" " if joined.endswith((":", ";", ",")) or _runs_on(before) else "; ") + line
     return joined
 
 
 _STOPS = (".", ":", ";", ",", "!", "?")
+#: Words a title never ends on but a sentence that goes on into the code under it does ("Associative
+#: arrays are created using" / "declare -A name").
+_RUNS_ON = STOPWORDS | {"using"}
+
+
+def _runs_on(line: str) -> bool:
+    """A first line that is a sentence going on into the next line, not a term over its description."""
+    last = line.rsplit(None, 1)[-1].casefold() if line.strip() else ""
+    return len(line.split()) > 2 and last in _RUNS_ON
 
 
 def _names_a_term(line: str) -> bool:
