@@ -723,6 +723,14 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
     assert any(q.startswith("The second directive") and q.endswith("Protocols h2 http/1.1") for q in quotes)
     assert not any(q.rstrip().endswith("configuration is") for q in quotes)
     assert not any(q.startswith("8.1.") for q in quotes)  # a numbered heading left in the text
+    # A quote never ends on a colon: what it introduces is what answers (git's update-hook howto quotes the
+    # manual, whose quoted sentence introduces the hook's parameters).
+    intro = readable(
+        "Quoting from the relevant section of the documentation:\n\n"
+        "    Before each ref is updated, if $GIT_DIR/hooks/update file exists\n"
+        "    and executable, it is called with three parameters:\n"
+    )
+    assert quoted(intro) == []
     # As a claim it reads as the sentence it is, not as a term over a description.
     (claim,) = [one_line(q) for q in quotes if q.startswith("The second directive")]
     assert claim == (

@@ -445,6 +445,8 @@ def _worth_quoting(text: str, kind: str) -> bool:
     (a source's attribution or licence notice answers nothing asked of the document)."""
     if len(words(text)) < (3 if kind in ("row", "item") else 4):
         return False
+    if text.rstrip().endswith(":"):
+        return False  # it introduces what it does not hold (a list cut off by the quote's length)
     if _ATTRIBUTION.search(text.strip()):
         return False
     if kind == "row" and _labels_only(text):
