@@ -867,6 +867,26 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     assert claim_of(groups([plain])[0]).text == plain.quote
 
 
+def test_two_terms_described_alike_are_two_claims() -> None:
+    # zsh's parameters: the two descriptions share their words, but are about two things; the claim that
+    # answers "which parameter caps the history file" must not read HISTSIZE's description.
+    def quote(text: str, score: float) -> Evidence:
+        return Evidence(id=f"E{text[:4]}", chunk_id="params", document_id="params", quote=text, score=score)
+
+    local = "If this is made local, it is not implicitly set to 0, but may be explicitly set locally."
+    savehist = quote(
+        f"SAVEHIST\n• The maximum number of history events to save in the history file. {local}", 5.0
+    )
+    histsize = quote(
+        "HISTSIZE <S>\n• The maximum number of events stored in the internal history list. If you use the "
+        "HIST_EXPIRE_DUPS_FIRST option, setting this value larger than the SAVEHIST size will give you the "
+        f"difference as a cushion for saving duplicated history events. {local}",
+        4.0,
+    )
+    claims = [claim_of(g).text for g in groups([savehist, histsize])]
+    assert claims == [one_line(savehist.quote), one_line(histsize.quote)]
+
+
 def test_a_footnote_mark_is_not_visible_text() -> None:
     # DocBook manuals (Debian's aptitude guide) mark footnotes by a bracketed number linking within the page.
     v = visible_text("invoked even after immediate resolution [[11]](#ftn.idm1938) . It can resolve more.")

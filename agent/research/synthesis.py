@@ -187,15 +187,25 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
 
 
 def _about_the_same(a: Evidence, b: Evidence) -> bool:
-    """Whether neither quote points at a heading the other does not name."""
-    for one, other in ((a, b), (b, a)):
-        named = pointed_at(one)
-        if (
-            named is not None
-            and named.casefold() not in f"{pointed_at(other) or ''} {other.quote}".casefold()
-        ):
+    """Whether two quotes are about one thing as far as their names say: two terms' descriptions are about
+    two things however alike their words ("SAVEHIST — The maximum number of history events to save in the
+    history file" and "HISTSIZE — The maximum number of events stored in the internal history list"); a
+    quote about a named thing is about another thing than a quote that does not name it."""
+    named_a, named_b = subject_named(a), subject_named(b)
+    if named_a is not None and named_b is not None:
+        x, y = named_a.casefold(), named_b.casefold()
+        return x in y or y in x
+    for named, other in ((named_a, b), (named_b, a)):
+        if named is not None and named.casefold() not in other.quote.casefold():
             return False
     return True
+
+
+def subject_named(evidence: Evidence) -> str | None:
+    """The thing a quote is about, where a name says it: the term it describes ("SAVEHIST" over its
+    description) or the heading it points back at."""
+    term, dash, _ = one_line(evidence.quote).partition(" — ")
+    return term if dash else pointed_at(evidence)
 
 
 def _within(quote: str, other: str) -> bool:
@@ -308,7 +318,8 @@ def claim_of(group: Group) -> Claim:
         (
             e
             for e in group.items
-            if e.id in ids and (_within(said, e.quote) or _says_more(e.quote, head.quote))
+            if e.id in ids
+            and (_within(said, e.quote) or (_says_more(e.quote, head.quote) and _about_the_same(e, head)))
         ),
         key=lambda e: len(term_set(e.quote)),
         default=head,
