@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.convert import convert_bytes, convert_file
-from sleuth.ingest.convert.html_main import clean_html
+from sleuth.ingest.convert.html_main import clean_html, redirect_target
 
 DOCS = Path(__file__).parent / "data" / "docs"
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -159,3 +159,16 @@ def test_a_page_without_a_declared_encoding_is_read_as_utf8_when_it_is() -> None
     assert (
         '"quoted" text' in convert_bytes(declared + b"</p></body></html>", "http://127.0.0.1/D.html").markdown
     )
+
+
+def test_a_page_that_only_redirects_is_known_by_its_target() -> None:
+    alias = (
+        '<html><head><meta http-equiv="refresh" content="0; URL=\'Files.html#Startup\'"></head>'
+        "<body>The node you are looking for is at <a href='Files.html#Startup'>Startup</a>.</body></html>"
+    )
+    assert redirect_target(alias) == "Files.html#Startup"
+    # A page with text of its own that also refreshes (a status page) is a page.
+    words = " ".join(["The build finished and every test passed on every platform we support."] * 5)
+    refresh = '<meta http-equiv="refresh" content="30; url=status.html">'
+    assert redirect_target(f"<html><head>{refresh}</head><body>{words}</body></html>") is None
+    assert redirect_target(f"<html><body><p>{words}</p></body></html>") is None

@@ -111,6 +111,12 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     (docs / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <<>> garbage")
     (docs / "notreally.pdf").write_text("# A Markdown file with a PDF name\n\nIt says so.\n")
     (docs / "noise.pdf").write_bytes(bytes(range(256)) * 8)  # no PDF at all: named for what it claims to be
+    # A page that only redirects (Texinfo writes one per node alias) is skipped and counted, not failed.
+    (docs / "alias.html").write_text(REDIRECT.format(target="Introduction.html#See-Also"))
+    (docs / "moved.html").write_text(
+        "<html><head><title>Moved</title></head><body><h1>Moved</h1><p>This chapter explains how the "
+        "history file is written, when it is read back, and which options change either.</p></body></html>"
+    )
     index = tmp_path / "index"
     result = run(["ingest", str(docs), "--index", str(index), "--json"])
     assert result.returncode == 1
@@ -118,11 +124,22 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert any("empty.md" in line for line in errors)
     assert any("broken.pdf" in line for line in errors)
     assert any("noise.pdf" in line and "not a readable PDF" in line for line in errors)
+    assert not any("alias.html" in line for line in errors)
     report = json.loads(result.stdout)
-    assert report["added"] >= 26 and report["failed"] == len(errors)
-    # Nothing stored is lost: a rerun keeps everything and fails the same files again.
+    assert report["added"] >= 27 and report["failed"] == len(errors) and report["redirects"] == 1
+    # Nothing stored is lost: a rerun keeps everything and fails the same files again; a page that became a
+    # redirect since is removed (what it said is gone).
+    (docs / "moved.html").write_text(REDIRECT.format(target="History.html"))
     rerun = json.loads(run(["ingest", str(docs), "--index", str(index), "--json"]).stdout)
-    assert rerun["unchanged"] == report["added"] and rerun["index_chunks"] == report["index_chunks"]
+    assert rerun["unchanged"] == report["added"] - 1 and rerun["redirects"] == 2 and rerun["removed"] == 1
+    assert rerun["index_chunks"] < report["index_chunks"]
+
+
+#: A Texinfo node alias, as makeinfo writes it.
+REDIRECT = (
+    '<html><head><title>Alias</title><meta http-equiv="Refresh" content="0; url={target}"></head>'
+    '<body><p>The node you are looking for is at <a href="{target}">See Also</a>.</p></body></html>'
+)
 
 
 def test_corrupted_index_is_one_clear_error(tmp_path: Path) -> None:

@@ -92,6 +92,29 @@ def decoded_html(raw: bytes | str) -> bytes | str:
         return raw
 
 
+#: A page with a refresh to another page and fewer letters of text than this is only a redirect.
+REDIRECT_LETTERS = 200
+_REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\";]+)", re.I)
+
+
+def redirect_target(raw: bytes | str) -> str | None:
+    """Where a page that only redirects sends its reader (its refresh's URL), or None for a page with text
+    of its own: Texinfo's node aliases say no more than "The node you are looking for is at <a>...</a>"."""
+    try:
+        tree = lxml_html.document_fromstring(decoded_html(raw))
+    except (etree.ParserError, ValueError):
+        return None
+    for meta in tree.iter("meta"):
+        if (meta.get("http-equiv") or "").strip().casefold() != "refresh":
+            continue
+        found = _REFRESH_URL.search(meta.get("content") or "")
+        body = tree.find("body")
+        letters = _content_letters(body.text_content()) if body is not None else 0
+        if found and letters < REDIRECT_LETTERS:
+            return found.group(1).strip()
+    return None
+
+
 def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml:
     """The page reduced to its main content, ready for Docling. A page of more than four times
     ``max_elements`` elements is refused before any cleaning (``TooComplexError``): cleaning reads every
