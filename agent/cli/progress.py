@@ -131,8 +131,8 @@ class IngestDisplay(_LiveStatus):
         eta = f", ETA {_duration(elapsed * (1 - share) / share)}" if 0 < share < 1 else ""
         now = f", now: {self.now_text()}" if self.current else ""
         return (
-            f"{self.label}: {self.done}/{self.files} files ({share:.0%}), {self.chunk_count} chunks "
-            f"at {self.rate():.1f}/s, {_duration(elapsed)} elapsed{eta}{now}"
+            f"{self.label}: {self.done}/{self.files} files ({share:.0%} of the bytes), "
+            f"{self.chunk_count} chunks at {self.rate():.1f}/s, {_duration(elapsed)} elapsed{eta}{now}"
         )
 
     # -- lifecycle
