@@ -33,17 +33,24 @@ class SourceError(InputError):
         return SourceError, (self.path, self.reason)
 
 
-class RedirectPageError(SourceError):
-    """An HTML page that only sends its reader elsewhere (a ``<meta http-equiv="refresh">`` page with no text
-    of its own: Texinfo writes one for every node alias, 144 of the zsh manual's 186 pages). Not a failure:
-    an ingest skips it and counts it, and a search never finds "The node you are looking for is at ..."."""
-
-    def __init__(self, path: str | Path, target: str) -> None:
-        super().__init__(path, f"a redirect to {target}, no text of its own")
-        self.target = target
+class SkippedPageError(SourceError):
+    """A page that is no document of its own: an ingest skips it and counts it (``skipped_pages``), never
+    as a failure, and a search never finds it."""
 
     def __reduce__(self) -> tuple[type[SourceError], tuple[str, str]]:
-        return RedirectPageError, (self.path, self.target)
+        return type(self), (self.path, self.reason)
+
+
+class RedirectPageError(SkippedPageError):
+    """An HTML page that only sends its reader elsewhere (a ``<meta http-equiv="refresh">`` page with no text
+    of its own: Texinfo writes one for every node alias, 144 of the zsh manual's 186 pages, 49 of flex's
+    222): "The node you are looking for is at ..." answers nothing."""
+
+
+class LinksPageError(SkippedPageError):
+    """An HTML page whose text is links to other pages and nothing else (an index, a site map, a table of
+    contents: zsh's seven indexes, Apache's sitemap, SQLite's keyword index): "AUTO_REMOVE_SLASH | 16.2.2
+    Completion" says where something is, never what it is."""
 
 
 @dataclass(frozen=True, slots=True)

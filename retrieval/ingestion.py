@@ -28,7 +28,7 @@ from sleuth.ingest.convert import CONVERTER_VERSION, Converted, ConvertOptions
 from sleuth.ingest.convert.cache import ConversionCache, file_digest
 from sleuth.ingest.convert.pool import convert_files
 from sleuth.ingest.models import Chunk
-from sleuth.ingest.sources import RedirectPageError, SourceError, SourceFile, disambiguate, resolve
+from sleuth.ingest.sources import SkippedPageError, SourceError, SourceFile, disambiguate, resolve
 from sleuth.ingest.tokens import TokenCounter
 from sleuth.retrieval.encoders import Encoders
 from sleuth.retrieval.index import DocumentRecord, DocumentWriter, Index, generation_of
@@ -106,8 +106,8 @@ class IngestReport:
     unchanged: int = 0
     removed: int = 0
     failed: int = 0
-    #: HTML pages that only redirect to another page (no text of their own): skipped, not failed.
-    redirects: int = 0
+    #: Pages that are no documents of their own (redirects, indexes): skipped, not failed.
+    skipped_pages: int = 0
     skipped_other_shard: int = 0
     chunks_written: int = 0
     #: Tokens of the chunks written: embedding cost is per token, so this is the fair throughput unit.
@@ -263,8 +263,8 @@ class Ingestor:
         for path, result in converted:
             self.report.seconds["convert"] += time.perf_counter() - waited
             planned = plan.pop(str(path), None)
-            if isinstance(result, RedirectPageError) and planned is not None:
-                self.report.redirects += 1
+            if isinstance(result, SkippedPageError) and planned is not None:
+                self.report.skipped_pages += 1
                 log.debug("%s", result)
                 if planned[1] is not None:  # it had text when it was indexed: what it said is gone
                     self.index.remove(planned[0].key)

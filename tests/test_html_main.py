@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.convert import convert_bytes, convert_file
-from sleuth.ingest.convert.html_main import clean_html, redirect_target
+from sleuth.ingest.convert.html_main import clean_html, links_only, redirect_target
 
 DOCS = Path(__file__).parent / "data" / "docs"
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -172,3 +172,17 @@ def test_a_page_that_only_redirects_is_known_by_its_target() -> None:
     refresh = '<meta http-equiv="refresh" content="30; url=status.html">'
     assert redirect_target(f"<html><head>{refresh}</head><body>{words}</body></html>") is None
     assert redirect_target(f"<html><body><p>{words}</p></body></html>") is None
+
+
+def test_a_page_of_links_only_is_known_as_one() -> None:
+    # A Texinfo index: every entry and every section it points to is a link.
+    rows = "".join(
+        f'<tr><td><a href="Options.html#index-{n}">OPTION_{n}</a>:</td><td><a href="Options.html">16.2 '
+        f"Description of Options</a></td></tr>"
+        for n in range(40)
+    )
+    index = f"<html><body><h2>Options Index</h2><table>{rows}</table></body></html>"
+    assert links_only(index)
+    # A page that links as much but says something of its own is a document.
+    prose = "<p>" + " ".join(["Each option below changes how the shell reads history files."] * 30) + "</p>"
+    assert not links_only(index.replace("</h2>", f"</h2>{prose}"))

@@ -111,8 +111,11 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     (docs / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <<>> garbage")
     (docs / "notreally.pdf").write_text("# A Markdown file with a PDF name\n\nIt says so.\n")
     (docs / "noise.pdf").write_bytes(bytes(range(256)) * 8)  # no PDF at all: named for what it claims to be
-    # A page that only redirects (Texinfo writes one per node alias) is skipped and counted, not failed.
+    # A page that only redirects (Texinfo writes one per node alias) or only links (an index) is skipped
+    # and counted, not failed.
     (docs / "alias.html").write_text(REDIRECT.format(target="Introduction.html#See-Also"))
+    entries = "".join(f'<li><a href="moved.html#e{n}">entry {n}</a></li>' for n in range(30))
+    (docs / "index-page.html").write_text(f"<html><body><ul>{entries}</ul></body></html>")  # an index
     (docs / "moved.html").write_text(
         "<html><head><title>Moved</title></head><body><h1>Moved</h1><p>This chapter explains how the "
         "history file is written, when it is read back, and which options change either.</p></body></html>"
@@ -124,14 +127,14 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert any("empty.md" in line for line in errors)
     assert any("broken.pdf" in line for line in errors)
     assert any("noise.pdf" in line and "not a readable PDF" in line for line in errors)
-    assert not any("alias.html" in line for line in errors)
+    assert not any("alias.html" in line or "index-page.html" in line for line in errors)
     report = json.loads(result.stdout)
-    assert report["added"] >= 27 and report["failed"] == len(errors) and report["redirects"] == 1
+    assert report["added"] >= 27 and report["failed"] == len(errors) and report["skipped_pages"] == 2
     # Nothing stored is lost: a rerun keeps everything and fails the same files again; a page that became a
     # redirect since is removed (what it said is gone).
     (docs / "moved.html").write_text(REDIRECT.format(target="History.html"))
     rerun = json.loads(run(["ingest", str(docs), "--index", str(index), "--json"]).stdout)
-    assert rerun["unchanged"] == report["added"] - 1 and rerun["redirects"] == 2 and rerun["removed"] == 1
+    assert rerun["unchanged"] == report["added"] - 1 and rerun["skipped_pages"] == 3 and rerun["removed"] == 1
     assert rerun["index_chunks"] < report["index_chunks"]
 
 

@@ -463,7 +463,7 @@ def _ingest(wiring: Wiring, runtime: Runtime, paths: list[Path], allowed: Path) 
         "updated": r.updated,
         "unchanged": r.unchanged,
         "failed": r.failed,
-        "redirects": r.redirects,
+        "skipped_pages": r.skipped_pages,
         "chunks_written": r.chunks_written,
         "errors": errors,
         "index_chunks": runtime.index.chunk_count(),

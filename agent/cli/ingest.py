@@ -135,7 +135,7 @@ def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> No
     click.echo(
         f"ingested {report.seen} files: {report.added} added, {report.updated} updated, "
         f"{report.unchanged} unchanged, {report.removed} removed, {report.failed} failed"
-        f"{f', {report.redirects} redirect pages skipped' if report.redirects else ''}; "
+        f"{f', {report.skipped_pages} pages skipped (redirects, indexes)' if report.skipped_pages else ''}; "
         f"{report.chunks_written} chunks written ({rate:.1f}/s, {tokens:.0f} tokens/s), "
         f"{total_chunks} in the index",
         err=True,

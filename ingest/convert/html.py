@@ -8,7 +8,7 @@ from pathlib import Path
 from sleuth.ingest.convert.model import Converted, ConvertOptions
 from sleuth.ingest.convert.sniff import Format
 from sleuth.ingest.convert.source import Source, failure_reason
-from sleuth.ingest.sources import RedirectPageError, SourceError
+from sleuth.ingest.sources import LinksPageError, RedirectPageError, SourceError
 
 
 class DoclingHtml:
@@ -20,13 +20,17 @@ class DoclingHtml:
     def convert(self, source: Source, options: ConvertOptions) -> Converted:
         # Heavy imports, only in conversion workers.
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
-        from sleuth.ingest.convert.html_main import TooComplexError, clean_html, redirect_target  # noqa: PLC0415
+        from sleuth.ingest.convert.html_main import TooComplexError, clean_html, links_only, redirect_target  # noqa: PLC0415
         from sleuth.ingest.convert.metadata import html_metadata  # noqa: PLC0415
 
         raw = source.data()
         target = redirect_target(raw)
         if target is not None:
-            raise RedirectPageError(source.name, target)
+            raise RedirectPageError(source.name, f"a redirect to {target}, no text of its own")
+        if links_only(raw):
+            raise LinksPageError(
+                source.name, "links to other pages only (an index or a map), no text of its own"
+            )
         try:
             cleaned = clean_html(raw, options.max_html_elements)
         except TooComplexError as exc:

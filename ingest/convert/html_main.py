@@ -115,6 +115,25 @@ def redirect_target(raw: bytes | str) -> str | None:
     return None
 
 
+#: A page whose main content has at least this many links, and whose text is at least this share of link
+#: text, is links and nothing else (an index, a site map). The content pages of the judged manuals (Django,
+#: Apache, SQLite, git, Bash) stay below 0.96; zsh's indexes, Apache's sitemap and SQLite's keyword index
+#: read 0.98 or more.
+LINKS_ONLY = (20, 0.97)
+
+
+def links_only(raw: bytes | str) -> bool:
+    """Whether a page is only links to other pages (see ``LINKS_ONLY``)."""
+    try:
+        tree = lxml_html.document_fromstring(decoded_html(raw))
+    except (etree.ParserError, ValueError):
+        return False
+    main, _ = _main(tree)
+    links = list(main.iter("a"))
+    least, share = LINKS_ONLY
+    return len(links) >= least and _linked_share(main, links) >= share
+
+
 def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml:
     """The page reduced to its main content, ready for Docling. A page of more than four times
     ``max_elements`` elements is refused before any cleaning (``TooComplexError``): cleaning reads every
