@@ -7,8 +7,9 @@ scored. Corpora: Debian's git-doc 2.39.5 (222 HTML pages of usr/share/doc/git: t
 manual, the howtos), bash-doc 5.2.15 (bashref.html cut at each chapter and section ``<div>`` into one
 page per section, named by its anchor, e.g. ``Bash-Variables.html``; the contents, the six index pages and
 the licence left out: 134 pages) and flex-doc 2.6.4-8.2 (its HTML manual as Debian ships it,
-usr/share/doc/flex-doc/html: 222 pages, 49 of them one-line redirects); ingest each with
-``sleuth ingest DIR --index IDX``.
+usr/share/doc/flex-doc/html: 222 pages, 49 of them one-line redirects) and zsh-doc 5.9-4 (its HTML manual,
+usr/share/doc/zsh-doc: 186 pages, 144 of them redirects and 7 indexes, which ingest skips since stop 32);
+ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
