@@ -731,6 +731,16 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
         "    and executable, it is called with three parameters:\n"
     )
     assert quoted(intro) == []
+    # A short sentence is quoted with the one after it, and with what that one introduces (Django's
+    # inspectdb: the model's code says what "managed = False" looks like); where that is not there, alone.
+    said = (
+        "By default, inspectdb creates unmanaged models. That is, managed = False in the model's Meta class "
+        "tells Django not to manage each table's creation, modification, and deletion:"
+    )
+    code = "class Person(models.Model):\n    class Meta:\n        managed = False"
+    assert f"{said}\n{code}" in quoted(readable(f"{said}\n\n```\n{code}\n```\n"))
+    assert "By default, inspectdb creates unmanaged models." in quoted(readable(said))
+    assert not any(q.endswith(":") for q in quoted(readable(said)))
     # As a claim it reads as the sentence it is, not as a term over a description.
     (claim,) = [one_line(q) for q in quotes if q.startswith("The second directive")]
     assert claim == (

@@ -239,7 +239,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 j -= 1
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
-                stop = spans[i + 1][1]
+                stop = _short_stop(text, spans, i, first=first, blocks=blocks, k=k)
             leant_on = _leant_on(text, blocks, k, spans[0]) if j == 0 and k > 0 else None
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
@@ -393,6 +393,23 @@ def _runs_into_code(sentence: str, blocks: Sequence[Block], k: int) -> bool:
     second directive you need to add to your server configuration is" + ``Protocols h2 http/1.1``): the code
     is the end of the sentence."""
     return sentence.rstrip()[-1:].isalnum() and k + 1 < len(blocks) and blocks[k + 1].kind == "code"
+
+
+def _short_stop(
+    text: str, spans: Sequence[tuple[int, int]], i: int, *, first: int, blocks: Sequence[Block], k: int
+) -> int:
+    """Where a quote of a short sentence ends: with the sentence after it, and where that one introduces
+    what follows its paragraph ("By default, inspectdb creates unmanaged models. That is, managed = False
+    ... tells Django not to manage each table's creation, modification, and deletion:" over the model's
+    code), with what it introduces when that fits; else the short sentence stands alone (a quote never ends
+    on a colon)."""
+    after = spans[i + 1]
+    if not text[after[0] : after[1]].rstrip().endswith(":"):
+        return after[1]
+    follow_end = _follow(blocks, k) if i + 1 == len(spans) - 1 else None
+    if follow_end is not None and follow_end - first <= MAX_QUOTE_CHARS:
+        return follow_end
+    return spans[i][1]
 
 
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
