@@ -1011,6 +1011,13 @@ def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:
     findings["key_findings"].append(Claim(text="Quote 7.", evidence_ids=["E7"]))
     four = summarize(spec, findings, [], evidence, asks=[*asks, fourth], floor=-4.0)
     assert [c.evidence_ids[0] for c in four] == ["E4", "E6", "E1", "E7"]
+    # A claim routed to the summary that answers an ask worse than a findings claim does not keep the ask
+    # from its best answer (git: a tutorial's "You can run the full test suite ..." beside githooks'
+    # "pre-push — If this hook exits with a non-zero status, git push will abort ...").
+    routed = piece(8, asks[0], -3.4)
+    evidence["E8"] = routed
+    with_routed = summarize(spec, findings, [routed], evidence, asks=asks, floor=-4.0)
+    assert [c.evidence_ids[0] for c in with_routed][:2] == ["E8", "E4"]
 
 
 def test_a_caption_is_no_quote() -> None:

@@ -129,14 +129,17 @@ def summarize(
     room = max(0, max(section.max_claims, len(asks)) - len(first))
     chosen: list[Claim] = []
     if len(asks) > 1:
-        answered = {evidence[i].question for c in first for i in c.evidence_ids if i in evidence}
         for ask in asks:
-            if len(chosen) >= room or ask in answered:
-                continue
+            # An ask the routed claims answer already has its slot, unless a findings claim answers it
+            # better (a tutorial's "You can run the full test suite ..." is no answer to "which hook aborts
+            # the push" beside githooks' "pre-push — If this hook exits with a non-zero status, ...").
+            have = max((relevance(c, ask) for c in first), default=float("-inf"))
             best = max((c for c in pool if c not in chosen), key=lambda c: relevance(c, ask), default=None)
-            if best is not None and relevance(best, ask) >= floor:
+            if best is None or relevance(best, ask) < max(floor, have) or relevance(best, ask) == have:
+                continue
+            if len(chosen) < room or have > float("-inf"):
                 chosen.append(best)
-    chosen += [c for c in pool if c not in chosen][: room - len(chosen)]
+    chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
     # The summary reads best first: the per-ask answers in the order asked, then the rest by relevance.
     return [*first, *chosen]
 
