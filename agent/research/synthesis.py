@@ -133,11 +133,11 @@ def summarize(
             # An ask the routed claims answer already has its slot, unless a findings claim answers it
             # better (a tutorial's "You can run the full test suite ..." is no answer to "which hook aborts
             # the push" beside githooks' "pre-push — If this hook exits with a non-zero status, ...").
-            have = max((relevance(c, ask) for c in first), default=float("-inf"))
+            routed = max((relevance(c, ask) for c in first), default=float("-inf"))
             best = max((c for c in pool if c not in chosen), key=lambda c: relevance(c, ask), default=None)
-            if best is None or relevance(best, ask) < max(floor, have) or relevance(best, ask) == have:
+            if best is None or relevance(best, ask) < max(floor, routed) or relevance(best, ask) == routed:
                 continue
-            if len(chosen) < room or have > float("-inf"):
+            if len(chosen) < room or routed > float("-inf"):
                 chosen.append(best)
     chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
     # The summary reads best first: the per-ask answers in the order asked, then the rest by relevance.
