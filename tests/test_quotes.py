@@ -723,8 +723,8 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
     assert any(q.startswith("The second directive") and q.endswith("Protocols h2 http/1.1") for q in quotes)
     assert not any(q.rstrip().endswith("configuration is") for q in quotes)
     assert not any(q.startswith("8.1.") for q in quotes)  # a numbered heading left in the text
-    # A quote never ends on a colon: what it introduces is what answers (git's update-hook howto quotes the
-    # manual, whose quoted sentence introduces the hook's parameters).
+    # What a lead-in brings along never ends on a colon: what that introduces is what answers (git's
+    # update-hook howto quotes the manual, whose quoted sentence introduces the hook's parameters).
     intro = readable(
         "Quoting from the relevant section of the documentation:\n\n"
         "    Before each ref is updated, if $GIT_DIR/hooks/update file exists\n"
@@ -732,15 +732,15 @@ def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
     )
     assert quoted(intro) == []
     # A short sentence is quoted with the one after it, and with what that one introduces (Django's
-    # inspectdb: the model's code says what "managed = False" looks like); where that is not there, alone.
+    # inspectdb: the model's code says what "managed = False" looks like); where that is not there, up to
+    # its colon (it says something of its own).
     said = (
         "By default, inspectdb creates unmanaged models. That is, managed = False in the model's Meta class "
         "tells Django not to manage each table's creation, modification, and deletion:"
     )
     code = "class Person(models.Model):\n    class Meta:\n        managed = False"
     assert f"{said}\n{code}" in quoted(readable(f"{said}\n\n```\n{code}\n```\n"))
-    assert "By default, inspectdb creates unmanaged models." in quoted(readable(said))
-    assert not any(q.endswith(":") for q in quoted(readable(said)))
+    assert said in quoted(readable(said))
     # As a claim it reads as the sentence it is, not as a term over a description.
     (claim,) = [one_line(q) for q in quotes if q.startswith("The second directive")]
     assert claim == (

@@ -401,15 +401,15 @@ def _short_stop(
     """Where a quote of a short sentence ends: with the sentence after it, and where that one introduces
     what follows its paragraph ("By default, inspectdb creates unmanaged models. That is, managed = False
     ... tells Django not to manage each table's creation, modification, and deletion:" over the model's
-    code), with what it introduces when that fits; else the short sentence stands alone (a quote never ends
-    on a colon)."""
+    code), with what it introduces when that fits; else up to its colon (it says something itself, unlike a
+    lead-in alone, which is never quoted without what it introduces)."""
     after = spans[i + 1]
     if not text[after[0] : after[1]].rstrip().endswith(":"):
         return after[1]
     follow_end = _follow(blocks, k) if i + 1 == len(spans) - 1 else None
     if follow_end is not None and follow_end - first <= MAX_QUOTE_CHARS:
         return follow_end
-    return spans[i][1]
+    return after[1]
 
 
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
@@ -462,8 +462,8 @@ def _worth_quoting(text: str, kind: str) -> bool:
     (a source's attribution or licence notice answers nothing asked of the document)."""
     if len(words(text)) < (3 if kind in ("row", "item") else 4):
         return False
-    if text.rstrip().endswith(":"):
-        return False  # it introduces what it does not hold (a list cut off by the quote's length)
+    if kind == "intro" and text.rstrip().endswith(":"):
+        return False  # what it brings along ends on what it does not hold (a list cut off by the quote)
     if _ATTRIBUTION.search(text.strip()):
         return False
     if kind == "row" and _labels_only(text):
