@@ -46,6 +46,18 @@ def _hit(doc: str, rank: int) -> Passage:
     return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
 
 
+def _judged(doc: str, rank: int, score: float) -> Evidence:
+    """The quote of ``doc``'s hit at ``rank``, as the judge scored it (its text does not matter)."""
+    return Evidence(
+        id=f"E{doc}{rank}",
+        chunk_id=f"{doc}-{rank}",
+        document_id=doc,
+        title=doc,
+        quote=f"{doc} {rank}.",
+        score=score,
+    )
+
+
 def test_visible_text_reads_as_the_document_reads() -> None:
     v = visible_text(DOCLING)
     assert "[VACUUM]" not in v.text and "sql-vacuum.html" not in v.text and "\\_" not in v.text
@@ -918,18 +930,13 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     # SQLite's limits page is the search's first hit twice: its second section holds the answer the judge
     # scores under the answer floor (a value, said in other words than the question). A search's first page
     # shows it, so the report cites it too; a hit further down does not get the same right.
-    def item(doc: str, rank: int, score: float) -> Evidence:
-        return Evidence(
-            id=f"E{doc}{rank}",
-            chunk_id=f"{doc}-{rank}",
-            document_id=doc,
-            title=doc,
-            quote=f"{doc} {rank}.",
-            score=score,
-        )
-
     passages = [_hit("limits", 0), _hit("limits", 1), _hit("pragma", 2), _hit("limits", 7)]
-    items = [item("limits", 0, 5.0), item("pragma", 2, 1.0), item("limits", 1, -2.5), item("limits", 7, -2.5)]
+    items = [
+        _judged("limits", 0, 5.0),
+        _judged("pragma", 2, 1.0),
+        _judged("limits", 1, -2.5),
+        _judged("limits", 7, -2.5),
+    ]
     question = Question(
         id="q1", text="How deep can triggers recurse by default?", sections=[], origin="query"
     )
@@ -944,22 +951,12 @@ def test_an_asks_quote_that_answers_better_than_a_first_hits_is_cited_too() -> N
     # hit is cited by its best quote at -3.4 (a tutorial's "You can run the full test suite ..."); the
     # githooks page, the fourth hit, says "If this hook exits with a non-zero status, git push will abort"
     # at -1.06, under the absolute floor. A report that cites the first never drops the better one.
-    def item(doc: str, rank: int, score: float) -> Evidence:
-        return Evidence(
-            id=f"E{doc}{rank}",
-            chunk_id=f"{doc}-{rank}",
-            document_id=doc,
-            title=doc,
-            quote=f"{doc}.",
-            score=score,
-        )
-
     passages = [_hit("tutorial", 0), _hit("push", 1), _hit("faq", 2), _hit("githooks", 3), _hit("notes", 4)]
     items = [
-        item("push", 1, -1.0),
-        item("githooks", 3, -1.06),
-        item("tutorial", 0, -3.4),
-        item("notes", 4, -5.0),
+        _judged("push", 1, -1.0),
+        _judged("githooks", 3, -1.06),
+        _judged("tutorial", 0, -3.4),
+        _judged("notes", 4, -5.0),
     ]
     question = Question(id="q2", text="Which hook aborts a push?", sections=[], origin="ask")
     unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
