@@ -20,14 +20,21 @@ class DoclingHtml:
     def convert(self, source: Source, options: ConvertOptions) -> Converted:
         # Heavy imports, only in conversion workers.
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
-        from sleuth.ingest.convert.html_main import TooComplexError, clean_html, links_only, redirect_target  # noqa: PLC0415
+        from sleuth.ingest.convert.html_main import (  # noqa: PLC0415
+            TooComplexError,
+            clean_html,
+            links_only,
+            page_tree,
+            redirect_target,
+        )
         from sleuth.ingest.convert.metadata import html_metadata  # noqa: PLC0415
 
         raw = source.data()
-        target = redirect_target(raw)
+        tree = page_tree(raw)  # read once for both checks (cleaning edits a tree of its own)
+        target = redirect_target(tree) if tree is not None else None
         if target is not None:
             raise RedirectPageError(source.name, f"a redirect to {target}, no text of its own")
-        if links_only(raw):
+        if tree is not None and links_only(tree):
             raise LinksPageError(
                 source.name, "links to other pages only (an index or a map), no text of its own"
             )

@@ -97,12 +97,21 @@ REDIRECT_LETTERS = 200
 _REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\";]+)", re.I)
 
 
-def redirect_target(raw: bytes | str) -> str | None:
+def page_tree(page: bytes | str | lxml_html.HtmlElement) -> lxml_html.HtmlElement | None:
+    """The page parsed (once: the checks below each take the tree), or None when it does not parse."""
+    if isinstance(page, lxml_html.HtmlElement):
+        return page
+    try:
+        return lxml_html.document_fromstring(decoded_html(page))
+    except (etree.ParserError, ValueError):
+        return None
+
+
+def redirect_target(page: bytes | str | lxml_html.HtmlElement) -> str | None:
     """Where a page that only redirects sends its reader (its refresh's URL), or None for a page with text
     of its own: Texinfo's node aliases say no more than "The node you are looking for is at <a>...</a>"."""
-    try:
-        tree = lxml_html.document_fromstring(decoded_html(raw))
-    except (etree.ParserError, ValueError):
+    tree = page_tree(page)
+    if tree is None:
         return None
     for meta in tree.iter("meta"):
         if (meta.get("http-equiv") or "").strip().casefold() != "refresh":
@@ -122,11 +131,10 @@ def redirect_target(raw: bytes | str) -> str | None:
 LINKS_ONLY = (20, 0.97)
 
 
-def links_only(raw: bytes | str) -> bool:
+def links_only(page: bytes | str | lxml_html.HtmlElement) -> bool:
     """Whether a page is only links to other pages (see ``LINKS_ONLY``)."""
-    try:
-        tree = lxml_html.document_fromstring(decoded_html(raw))
-    except (etree.ParserError, ValueError):
+    tree = page_tree(page)
+    if tree is None:
         return False
     main, _ = _main(tree)
     links = list(main.iter("a"))
