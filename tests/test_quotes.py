@@ -392,6 +392,24 @@ def test_tables_quote_as_they_read() -> None:
             "Donald John Trump",
             "2017 to 2021.",
         ),
+        # A definite description names its subject only through the noun the sentence before used (a
+        # Wikipedia lead: which band?) ...
+        (
+            "Led Zeppelin were an English rock band formed in London in 1968. The band comprised vocalist "
+            "Robert Plant, guitarist Jimmy Page, bass-guitarist John Paul Jones and drummer John Bonham.",
+            "The band",
+            "Led Zeppelin",
+            "John Bonham.",
+        ),
+        # ... also after an opening phrase.
+        (
+            "Amazon.com, Inc. is an American multinational technology company engaged in e-commerce. "
+            "Founded in 1994 by Jeff Bezos in Bellevue, Washington, the company started as an online book "
+            "marketplace.",
+            "Founded in 1994",
+            "Amazon.com",
+            "book marketplace.",
+        ),
         # "Another way" is another than the one before (Django's on-commit callbacks in tests).
         (
             "You can overcome this limitation by using TestCase.captureOnCommitCallbacks(). "
@@ -887,6 +905,39 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     assert claim_of(groups([named])[0]).text == "SSLSessionCacheTimeout — This directive sets the timeout."
     plain = quote("The timeout is 300 seconds by default.", "Directives > SSLSessionCacheTimeout", "ssl")
     assert claim_of(groups([plain])[0]).text == plain.quote
+
+
+def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
+    # A Wikipedia lead's sentence whose chunk says "him" and never "Carlos Slim": read alone, about nobody.
+    def quote(text: str, title: str, path: str | None = None) -> Evidence:
+        return Evidence(
+            id=f"E{len(text)}",
+            chunk_id=title,
+            document_id=title,
+            title=title,
+            quote=text,
+            section_path=path or title,
+        )
+
+    slim = quote(
+        "As of July 2025, the Bloomberg Billionaires Index ranked him as the 18th-richest person in the "
+        "world.",
+        "Carlos Slim",
+    )
+    claim = claim_of(groups([slim])[0])
+    assert claim.text == f"Carlos Slim — {slim.quote}"
+    assert guard_claims([claim], {slim.id: slim}, GuardCounts()) == [claim]
+    # A quote that names the person ("Buffett's" is Buffett) needs no name before it ...
+    buffett = quote(
+        "According to Forbes, Buffett's estimated net worth stood at US$148.9 billion, making him the "
+        "ninth-richest person in the world.",
+        "Warren Buffett",
+    )
+    assert claim_of(groups([buffett])[0]).text == buffett.quote
+    # ... and a section's title is nobody's name ("Options" of a manual page titled otherwise, "AUTHORS").
+    for path in ("Options", "AUTHORS"):
+        manual = quote("He wrote the first version of this program in 1989.", "bash(1)", path)
+        assert claim_of(groups([manual])[0]).text == manual.quote
 
 
 def test_two_terms_described_alike_are_two_claims() -> None:

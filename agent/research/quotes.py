@@ -63,6 +63,25 @@ _BACK_REFERENCE = re.compile(
     r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s",
     re.I,
 )
+#: A definite description as a sentence's subject, alone or after an opening phrase: "The band comprised
+#: ...", "Founded in 1994 by Jeff Bezos ..., the company started as ...".
+_DEFINITE_SUBJECT = re.compile(r"^(?:the|(?:[\w'.-]+,?\s+){1,10}?[\w'.-]+,\s+the)\s+([a-z]{3,})\b", re.I)
+
+
+def _leans_back(sentence: str, before: str) -> bool:
+    """Whether ``sentence`` names what it is about only through the sentence ``before`` it: it opens by
+    pointing back (``_BACK_REFERENCE``), or its subject is a definite description whose noun that sentence
+    just used ("Led Zeppelin were an English rock band ... The band comprised ...": read alone, "the band"
+    is no band in particular)."""
+    if _BACK_REFERENCE.match(sentence):
+        return True
+    subject = _DEFINITE_SUBJECT.match(sentence)
+    if subject is None:
+        return False
+    noun = subject.group(1).casefold()
+    return noun not in STOPWORDS and noun in {w.casefold() for w in words(before)}
+
+
 _POINTER = re.compile(
     r"\b(?:see(?:\s+also)?|cf\.|refer(?:s)?\s+to|consult\s+(?:the|this|that)|"
     r"(?:is|are)\s+(?:described|explained|discussed|detailed|listed|shown|given|documented|covered)\s+(?:in|under)|for\s+(?:more|further)\s+(?:information|details|"
@@ -234,7 +253,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 j > 0
                 and not cut[j - 1]
                 and stop - spans[j - 1][0] <= MAX_QUOTE_CHARS
-                and _BACK_REFERENCE.match(text[spans[j][0] : spans[j][1]])
+                and _leans_back(text[spans[j][0] : spans[j][1]], text[spans[j - 1][0] : spans[j - 1][1]])
             ):
                 j -= 1
             first = spans[j][0]

@@ -26,7 +26,7 @@ from typing import Protocol
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.request import Request
-from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, years
+from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, words, years
 from sleuth.agent.templates import SectionSpec, Template
 
 #: Two quotes state the same thing when the shorter shares this much of its content words with the longer
@@ -328,7 +328,7 @@ def claim_of(group: Group) -> Claim:
         default=head,
     )
     text = one_line(fullest.quote)
-    named = pointed_at(fullest)
+    named = pointed_at(fullest) or person_named(fullest)
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=ids)
 
 
@@ -359,6 +359,35 @@ def pointed_at(evidence: Evidence) -> str | None:
     if not _A_NAME.search(heading) or heading.casefold() in quote.casefold():
         return None
     return heading
+
+
+#: A pronoun that stands for a person.
+_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.I)
+#: A heading that is a proper name ("Carlos Slim", "John D. Rockefeller", "Li Ka-shing", "Amazon (company)"),
+#: its words capitalised but for the particles of names.
+_PROPER_NAME = re.compile(
+    r"^(?:(?:[A-Z0-9][\w'.-]*|of|de|da|del|van|von|der|du|la|le|bin|ibn|al)\s+)*[A-Z0-9][\w'.-]*(?:\s+\([^()]+\))?$"
+)
+
+
+def person_named(evidence: Evidence) -> str | None:
+    """Whom a quote speaks of by pronoun only, when its heading is that person's name: "As of July 2025, the
+    Bloomberg Billionaires Index ranked him as the 18th-richest person in the world" is, read alone, about
+    nobody; its claim names him first ("Carlos Slim — As of July 2025, ..."), from the heading the quote
+    stands under (the source's own words, which the guards accept)."""
+    heading = heading_of(evidence)
+    quote = " ".join(evidence.quote.split())
+    if not _PERSON.search(quote) or not 0 < len(heading.split()) <= NAME_WORDS:
+        return None
+    if not _PROPER_NAME.match(heading) or heading.isupper():
+        return None
+    if len(heading.split()) == 1 and heading.casefold() != (evidence.title or "").strip().casefold():
+        return None  # one capitalised word is a name only as what the whole document is about ("Options")
+    said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(quote)}  # "Buffett's" names Buffett
+    name = [
+        w.casefold() for w in words(heading.split("(")[0]) if len(w) > 2 and w.casefold() not in STOPWORDS
+    ]
+    return None if not name or any(w in said for w in name) else heading
 
 
 def one_line(quote: str) -> str:
