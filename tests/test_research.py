@@ -491,3 +491,29 @@ def test_an_ask_that_names_nothing_is_asked_again_about_the_request(sample: Path
         ).stdout
     )
     assert first[0]["document_id"] in cited
+
+
+def test_what_a_request_rules_out_is_never_cited(sample: Path) -> None:
+    """A request that says "don't suggest nuclear power or natural gas" gets a report that cites no passage
+    about them (from their pages, or opening with them), says how many it left out, and still answers."""
+    request = (
+        "Our co-op buys most of its power from a coal plant that closes in 2027 and the board wants options."
+        "\n\nWhich energy sources could replace it, and which of them are renewable? Please don't suggest "
+        "nuclear power or natural gas; the members voted against both.\n\nThanks, Jo"
+    )
+    done = run(
+        ["research", request, "--template", "brief", "--index", str(sample / "index"), "--offline", "--json"],
+        cwd=sample,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert report["metrics"]["evidence_ruled_out"] > 0  # the corpus has them: they were found, then left out
+    assert {e["document_id"] for e in report["evidence"]}.isdisjoint({"nuclear_power", "natural_gas"})
+    for e in report["evidence"]:
+        assert not e["quote"].casefold().startswith(("nuclear power", "natural gas")), e["quote"]
+    summary = next(s for s in report["sections"] if s["id"] == "answer")
+    assert "Left out as the request asks" in (summary["note"] or "")
+    assert '"nuclear power"' in summary["note"] or '"natural gas"' in summary["note"]
+    assert summary["claims"]
+    # The report still names the sources the request may hear about.
+    assert {"renewable_energy", "hydroelectricity"} & {e["document_id"] for e in report["evidence"]}

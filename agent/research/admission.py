@@ -376,8 +376,10 @@ class Admission:
                 # statement of need scores low even on the page that meets it): its search's top documents
                 # are cited as the search ranked them, the judge choosing only each one's best quote.
                 floor = float("-inf")
-            elif question.origin == "query" and (on_topic or found_topic) and not self.long:
-                # A short question whose search found its topic (by the judge or by the dense measure): the
+            elif question.origin == "query" and (on_topic or found_topic):
+                # A short question whose search found its topic (by the judge or by the dense measure), or a
+                # long request whose asks the judge scores low everywhere but whose search as written comes
+                # close to its topic (the co-op's "Which energy sources could replace it?"): the
                 # search's top documents are cited as far as their best quotes come near the best one; the
                 # judge's absolute floor does not apply (a multi-hop question, "the symptoms of the top 5
                 # mortality cancers", scores every page that holds one hop of its answer low). When no quote

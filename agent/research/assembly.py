@@ -63,6 +63,19 @@ def unnamed_note(names: Sequence[str]) -> str:
     )
 
 
+def left_out_note(ruled_out: Mapping[str, str]) -> str | None:
+    """What the summary says of the evidence left out because the request rules out what it names."""
+    if not ruled_out:
+        return None
+    things = ", ".join(f'"{t}"' for t in dict.fromkeys(ruled_out.values()))
+    n = len(ruled_out)
+    return f"Left out as the request asks: {n} passage{'s' if n != 1 else ''} naming {things}."
+
+
+def _with(note: str | None, more: str | None) -> str | None:
+    return " ".join(n for n in (note, more) if n) or None
+
+
 def section_note(
     required: bool, status: str, *, found_only: bool = False, unnamed: Sequence[str] = ()
 ) -> str | None:
@@ -147,6 +160,7 @@ def assemble(
     web: Any,
     empty_reason: str | None = None,
     unnamed: Sequence[str] = (),
+    ruled_out: Mapping[str, str] | None = None,
 ) -> Report:
     """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
     the summary section's text (its claims, then one line per section) as the executive summary."""
@@ -178,7 +192,10 @@ def assemble(
                 content="\n".join(lines).strip("\n"),
                 claims=w.claims,
                 fields=w.fields,
-                note=empty_reason if empty_reason and w.spec.kind == "summary" else w.note,
+                note=_with(
+                    empty_reason if empty_reason and w.spec.kind == "summary" else w.note,
+                    left_out_note(ruled_out or {}) if w.spec.kind == "summary" else None,
+                ),
             )
         )
     metrics = {
@@ -192,6 +209,7 @@ def assemble(
         "evidence_cited": len(records),
         "documents_cited": len({evidence[i].document_key for i in used}),
         "cross_encoder_pairs": state.judged_pairs,
+        "evidence_ruled_out": len(ruled_out or {}),
         "guards": dict(guards),
         "seconds": {k: round(v, 3) for k, v in {**state.seconds, "total": seconds}.items()},
         "statuses": {s.id: s.status for s in sections},

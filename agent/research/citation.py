@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.exclusions import Exclusions
 from sleuth.agent.research.quotes import in_context, readable
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.sources import EvidenceSource
@@ -32,6 +33,7 @@ class Citation:
         self.request = request
         self.sources = sources
         self.judge = judge
+        self.exclusions = Exclusions(request.excluded)
 
     def source_texts(self, items: Sequence[Evidence]) -> dict[str, str | None]:
         """The visible text each quote must stand in, read again from the source that gave it (a quote that
@@ -51,10 +53,26 @@ class Citation:
                 out[e.id] = readable(chunk, following).text
         return out
 
+    def ruled_out(self, items: Sequence[Evidence]) -> dict[str, str]:
+        """The evidence that names a thing the request rules out ("don't suggest Dovecot": the Dovecot
+        authenticator's chapter, a quote with ``dovecot_plain``), by id, with the thing it names; a piece the
+        reviewer pinned is the reviewer's choice and stays."""
+        if not self.exclusions:
+            return {}
+        out: dict[str, str] = {}
+        for e in items:
+            thing = (
+                None if e.pinned else self.exclusions.about(e.quote, heading=e.section_path, title=e.title)
+            )
+            if thing is not None:
+                out[e.id] = thing
+        return out
+
     def choose(self, items: Sequence[Evidence], limit: int = MAX_CITED) -> list[Evidence]:
         """What may be cited: pinned and backbone evidence, then the best answers, each judged against the
-        request (``relevance``) where it was not already."""
-        live = [e for e in items if not e.dropped]
+        request (``relevance``) where it was not already; never what the request rules out."""
+        out = self.ruled_out(items)
+        live = [e for e in items if not e.dropped and e.id not in out]
         must = [e for e in live if e.pinned or e.backbone]
         rest = sorted((e for e in live if not (e.pinned or e.backbone)), key=lambda e: -e.score)
         chosen = [*must, *rest[:limit]]  # the backbone never takes an answer's place

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
@@ -29,6 +30,8 @@ from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps
 from sleuth.agent.templates import Template
 from sleuth.ingest.visible import visible_text
+
+log = logging.getLogger(__name__)
 
 #: Plan questions whose passages the LLM reads for quotes (each one call).
 LLM_SCORED_QUESTIONS = 6
@@ -124,6 +127,7 @@ class Discovery:
                 default=None,
             )
             found_topic = closest is not None and closest >= opts.topic_similarity
+            log.debug("closest passage of the search as written: cosine %s", closest)
             for (question, passages, _), items in zip(results, candidates, strict=True):
                 yield self.event(QuestionStarted, question=question.planned())
                 new = self.admission.admit(

@@ -102,6 +102,8 @@ class ResearchRun:
         if self.request.long:
             options["asks"] = self.request.asks
             options["constraints"] = self.request.constraints
+        if self.request.excluded:
+            options["excluded"] = self.request.excluded
         yield self._event(RunStarted, query=self.query, template=self.template.name, options=options)
         try:
             planned = await asyncio.to_thread(self.steps.planner.plan, self.request, self.template)
@@ -179,6 +181,7 @@ class ResearchRun:
         good = {e.id: e for e in verified}  # repaired quotes replace the stored ones
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
         chosen = await asyncio.to_thread(self.citation.choose, verified)
+        ruled_out = self.citation.ruled_out(verified)
         routed = await asyncio.to_thread(
             route,
             self.template,
@@ -258,6 +261,7 @@ class ResearchRun:
             web=web,
             empty_reason=self._empty_reason(written, evidence),
             unnamed=unnamed,
+            ruled_out=ruled_out,
         )
         report.check()
         yield self._event(RunComplete, report=report)

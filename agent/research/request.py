@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from sleuth.agent.research.exclusions import excluded_things, remainder
 from sleuth.agent.research.text import content_terms, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
@@ -89,6 +90,8 @@ class Request:
     #: What the request is about, in a few words.
     subject: str = ""
     long: bool = False
+    #: What the request rules out ("don't suggest Dovecot"): never searched, never cited.
+    excluded: list[str] = field(default_factory=list)
 
     @property
     def searches(self) -> list[str]:
@@ -120,10 +123,17 @@ def understand(text: str) -> Request:
     """The request's asks, constraints and subject (see the module's docstring)."""
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     parts = sentences(text)
+    excluded = list(dict.fromkeys(thing for sentence in parts for thing in excluded_things(sentence)))
     if len(words(text)) <= SHORT_WORDS and len(parts) <= 2:
         whole = " ".join(text.split())
-        subject = subject_of(text)
-        return Request(whole, asks=_coordinated(whole, subject), subject=subject)
+        asked = " ".join(remainder(p) for p in parts).strip() if excluded else whole
+        searched = asked if len(content_terms(asked)) >= 2 else whole
+        subject = subject_of(searched)
+        return Request(whole, asks=_coordinated(searched, subject), subject=subject, excluded=excluded)
+    # What a sentence rules out is not searched (it would find exactly what must not be cited): the rest of
+    # the sentence is read as any other, and a sentence that only rules things out asks nothing.
+    parts = [remainder(p) if excluded_things(p) else p for p in parts]
+    parts = [p for p in parts if len(content_terms(p)) >= 2 or not excluded]
     kinds = [classify(sentence) for sentence in parts]
     # A sentence that introduces the questions after it ("A few things I couldn't figure out from the man
     # page:") asks nothing itself: its words say what the request is about.
@@ -161,7 +171,7 @@ def understand(text: str) -> Request:
             previous = sentence
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
-    return Request(text, asks=asks, constraints=constraints, subject=subject, long=True)
+    return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, excluded=excluded)
 
 
 _COORDINATED = re.compile(
@@ -262,8 +272,12 @@ def _only_thanks(sentence: str) -> bool:
 
 
 def classify(sentence: str) -> str:
-    """``ask``, ``constraint``, ``instruction``, ``pleasantry`` or ``context``."""
+    """``ask``, ``constraint``, ``instruction``, ``pleasantry`` or ``context``; a sentence that rules
+    things out ("don't suggest Dovecot") is read without that, and is a constraint if nothing else is left."""
     stripped = sentence.strip()
+    if excluded_things(stripped):
+        rest = remainder(stripped)
+        return classify(rest) if len(content_terms(rest)) >= 2 else "constraint"
     if _PLEASANTRY.match(stripped) and (len(words(stripped)) <= 8 or _only_thanks(stripped)):
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
     if _INSTRUCTION.match(stripped) and _role_ask(stripped) is None:

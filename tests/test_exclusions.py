@@ -1,0 +1,90 @@
+"""What a request rules out is read from its directives, never searched, and never cited."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleuth.agent.report import title
+from sleuth.agent.research.exclusions import Exclusions, excluded_things, remainder
+from sleuth.agent.research.request import classify, understand
+
+
+@pytest.mark.parametrize(
+    ("sentence", "things", "rest"),
+    [
+        (
+            "We do not want any external authentication daemon: don't suggest Cyrus SASL, Dovecot or "
+            "GNU SASL authenticators; everything should be done with Exim's own plaintext authenticator.",
+            ["Cyrus SASL", "Dovecot", "GNU SASL authenticators"],
+            "We do not want any external authentication daemon; everything should be done with Exim's own "
+            "plaintext authenticator.",
+        ),
+        # Verbs and articles before a thing are no part of it.
+        (
+            "Constraints: don't tell me to change DNS, add backup MX records or route through a smarthost.",
+            ["DNS", "backup MX records", "smarthost"],
+            "Constraints.",
+        ),
+        (
+            "I do not want a solution that pipes messages through an external program: don't suggest "
+            "procmail, a pipe transport, or a milter.",
+            ["procmail", "pipe transport", "milter"],
+            "I do not want a solution that pipes messages through an external program.",
+        ),
+        # Why it is ruled out, and a clause after a comma, are no things.
+        ("We cannot use MySQL or Oracle because of licensing.", ["MySQL", "Oracle"], ""),
+        ("Please do not recommend compctl, it is deprecated.", ["compctl"], ""),
+        # Conditions on the answer rule nothing out.
+        ("How do I avoid data loss without downtime?", [], "How do I avoid data loss without downtime?"),
+        ("I don't want to lose any data.", [], "I don't want to lose any data."),
+    ],
+)
+def test_what_a_sentence_rules_out(sentence: str, things: list[str], rest: str) -> None:
+    assert excluded_things(sentence) == things
+    assert remainder(sentence) == rest
+
+
+def test_evidence_names_a_thing_ruled_out_in_any_form() -> None:
+    ruled = Exclusions(["Cyrus SASL", "Dovecot", "GNU SASL authenticators", "pipe transport"])
+    assert ruled.named_in("The cyrus_sasl authenticator") == "Cyrus SASL"  # a name in code
+    assert ruled.named_in("dovecot_plain: driver = dovecot") == "Dovecot"
+    assert ruled.named_in("It links against GNU SASL.") == "GNU SASL authenticators"  # without its head noun
+    assert ruled.named_in("Two pipe transports are defined.") == "pipe transport"  # the plural
+    assert ruled.named_in("A transport that pipes.", None, "Transports") is None  # words apart are no name
+    assert not Exclusions([])
+
+
+def test_a_request_that_rules_things_out_searches_the_rest() -> None:
+    request = understand(
+        "I run the mail relay for a small office on Exim 4.\n\nWe do not want any external daemon: don't "
+        "suggest Cyrus SASL or Dovecot; everything should be done with Exim's own plaintext authenticator."
+        "\n\nHow do I configure the PLAIN mechanism? How do I advertise AUTH only over TLS?"
+    )
+    assert request.excluded == ["Cyrus SASL", "Dovecot"]
+    searched = " ".join(request.searches)
+    assert "Dovecot" not in searched and "Cyrus" not in searched
+    assert any("plaintext authenticator" in c for c in request.constraints)
+    # "don't suggest" asks for nothing: the sentence is a constraint, and never the report's title.
+    assert classify("Don't suggest Cyrus SASL or Dovecot.") == "constraint"
+    ticket = (
+        "We do not want any external authentication daemon: don't suggest Cyrus SASL, Dovecot or GNU SASL "
+        "authenticators.\n\nHow do I configure the PLAIN mechanism with the plaintext authenticator?"
+    )
+    assert title(ticket) == "How do I configure the PLAIN mechanism with the plaintext authenticator?"
+    # A short question is searched without what it rules out, too.
+    short = understand("How do I configure completion in zsh? Please don't suggest compctl.")
+    assert short.asks == ["How do I configure completion in zsh?"] and short.excluded == ["compctl"]
+
+
+def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
+    ruled = Exclusions(["Dovecot", "nuclear power", "pipe transport"])
+    assert ruled.about("It looks up the password.", heading="The dovecot authenticator") == "Dovecot"
+    assert ruled.about("dovecot_plain: driver = dovecot") == "Dovecot"  # twice
+    assert ruled.about("The Dovecot configuration to match the above looks like this.") == "Dovecot"
+    assert ruled.about("Any local delivery agent can be run this way.", title="The pipe transport") == (
+        "pipe transport"
+    )
+    passing = (
+        "Hydropower supplies 15% of the world's electricity, more than all renewables and nuclear power."
+    )
+    assert ruled.about(passing, heading="Hydroelectricity") is None
