@@ -37,7 +37,8 @@ _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
 }
 #: Bump when the same Markdown would be cut differently (indexes re-chunk what they hold).
 #: 2026.11.1: a code block or list of at most a share of the limit reads with the prose around it.
-CHUNKER_VERSION = "2026.11.1"
+#: 2026.11.27: so does a table of one record (a header, its rule, one row).
+CHUNKER_VERSION = "2026.11.27"
 _ID_NAMESPACE = uuid.UUID("6f1c3c2e-5d0b-4f5e-9a57-8f1b2b7f0c11")
 _WORD_START = re.compile(r"\s\S")
 
@@ -117,9 +118,12 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
     encodings = counter.encode_batch([e.text for _, e in elements])
     drafts: list[_Draft] = []
     draft: _Draft | None = None
-    for (section, element), encoding in zip(elements, encodings, strict=True):
+    for at, ((section, element), encoding) in enumerate(zip(elements, encodings, strict=True)):
         n = len(encoding)
-        kind: ChunkType = "toc" if element.toc else _CHUNK_TYPES.get(element.kind, "text")
+        # A record (a table of one row) joins what comes before it only when what describes it, after it,
+        # fits too: the row and its description are one thing to find.
+        then = len(encodings[at + 1]) if kind_of(element) == "table" and at + 1 < len(elements) else 0
+        kind = kind_of(element)
         is_heading = element.kind is ElementKind.HEADING
         leads_in = (
             draft is not None
@@ -131,14 +135,14 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
             piece = Piece(element.text, element.start, element.end, n)
             if (
                 draft is not None
-                and draft.tokens + n <= limit
+                and draft.tokens + n + (then if not draft.headings_only else 0) <= limit
                 and (
                     leads_in
                     or (
                         draft.section is section
                         and draft.split is None
-                        and _reads_as_text(draft.chunk_type, draft.tokens, limit)
-                        and _reads_as_text(kind, n, limit)
+                        and _reads_as_text(draft.chunk_type, draft.tokens, limit, draft.pieces[-1].text)
+                        and _reads_as_text(kind, n, limit, element.text)
                     )
                 )
             ):
@@ -195,7 +199,21 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
 SMALL_SHARE = 8
 
 
-def _reads_as_text(kind: ChunkType, tokens: int, limit: int) -> bool:
+#: A table of at most this many lines (a header, its rule and one row) and a quarter of the limit is one
+#: record: Exim's "acl_smtp_rcpt | Use: main | Type: string | Default: unset" over the paragraph that
+#: describes the option is one thing to find, as a small code block or list over its description is.
+RECORD_LINES = 3
+
+
+def kind_of(element: Element) -> ChunkType:
+    return "toc" if element.toc else _CHUNK_TYPES.get(element.kind, "text")
+
+
+def _reads_as_text(kind: ChunkType, tokens: int, limit: int, text: str = "") -> bool:
+    if kind == "table":  # (a record's rule of dashes counts a token a dash: half the limit is a short row)
+        return (
+            tokens <= limit // 2 and len([line for line in text.splitlines() if line.strip()]) <= RECORD_LINES
+        )
     return kind == "text" or (kind in ("code", "list") and tokens <= limit // SMALL_SHARE)
 
 

@@ -54,12 +54,21 @@ def test_heading_only_section_leads_into_its_subsection(counter: TokenCounter) -
 
 def test_small_neighbours_merge_but_types_stay_apart(counter: TokenCounter) -> None:
     # A tiny list or code block is read with the prose around it (one thing to find, not two tiny chunks);
-    # tables always stand alone, and code or lists of any size keep their type.
-    md = "# S\n\nOne.\n\nTwo.\n\n- a\n- b\n\n| x |\n|---|\n| 1 |\n\n```\ncode\n```\n\nThree.\n"
+    # tables of more than one record stand alone, and code or lists of any size keep their type.
+    md = "# S\n\nOne.\n\nTwo.\n\n- a\n- b\n\n| x |\n|---|\n| 1 |\n| 2 |\n\n```\ncode\n```\n\nThree.\n"
     chunks = chunk_markdown(md, counter, max_tokens=128)
     assert [c.chunk_type for c in chunks] == ["text", "table", "text"]
     assert chunks[0].content == "# S\n\nOne.\n\nTwo.\n\n- a\n- b"
     assert chunks[2].content == "```\ncode\n```\n\nThree."
+    # A table of one record (Exim's option tables) reads with the description after it, and joins the
+    # prose before it only when that description fits too.
+    record = "| server_prompts | Use: plaintext | Type: string list | Default: unset |\n|---|---|---|---|"
+    about = "The contents of this option must be a colon-separated list of prompt strings."
+    one = chunk_markdown(f"# S\n\nIntro.\n\n{record}\n\n{about}\n", counter, max_tokens=128)
+    assert [c.chunk_type for c in one] == ["text"] and record in one[0].content and about in one[0].content
+    filler = " ".join(["Some words of prose here."] * 16)
+    apart = chunk_markdown(f"# S\n\n{filler}\n\n{record}\n\n{about}\n", counter, max_tokens=128)
+    assert apart[-1].content == f"{record}\n\n{about}"
     code = "```\n" + "\n".join(f"run step {i} --with-option value{i}" for i in range(12)) + "\n```"
     items = "\n".join(f"- item number {i} of the list" for i in range(12))
     bigger = chunk_markdown(f"# S\n\nIntro.\n\n{code}\n\n{items}\n\nOutro.\n", counter, max_tokens=128)

@@ -64,8 +64,13 @@ _BACK_REFERENCE = re.compile(
     re.I,
 )
 #: A definite description as a sentence's subject, alone or after an opening phrase: "The band comprised
-#: ...", "Founded in 1994 by Jeff Bezos ..., the company started as ...".
-_DEFINITE_SUBJECT = re.compile(r"^(?:the|(?:[\w'.-]+,?\s+){1,10}?[\w'.-]+,\s+the)\s+([a-z]{3,})\b", re.I)
+#: ...", "Founded in 1994 by Jeff Bezos ..., the company started as ..." (after a condition, "If the X
+#: setting is set, the referer is compared ...", it is as often the general thing).
+_DEFINITE_SUBJECT = re.compile(
+    r"^(?:the|(?!(?:if|when|whenever|unless|while|although|though|because|since|after|before|once|as|where)\b)"
+    r"(?:[\w'.-]+,?\s+){1,10}?[\w'.-]+,\s+the)\s+([a-z]{3,})\b",
+    re.I,
+)
 
 
 def _leans_back(sentence: str, before: str) -> bool:
@@ -469,8 +474,15 @@ _ATTRIBUTION = re.compile(
 
 def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
     """Where the last sentence of the paragraph before block ``k`` starts, when block ``k`` opens by pointing
-    back ("Another way to overcome the limitation is ..."): that sentence is what it leans on."""
-    if blocks[k - 1].kind != "paragraph" or not _BACK_REFERENCE.match(text[opening[0] : opening[1]]):
+    back ("Another way to overcome the limitation is ..."): that sentence is what it leans on. A table of
+    one row before it is the record of what it describes (Exim's "acl_smtp_rcpt | Use: main | Type: string
+    | Default: unset" over "This option defines the ACL that is run when an SMTP RCPT command is received."):
+    the row is what it leans on."""
+    if not _BACK_REFERENCE.match(text[opening[0] : opening[1]]):
+        return None
+    if blocks[k - 1].kind == "row" and (k < 2 or blocks[k - 2].kind != "row"):
+        return blocks[k - 1].start
+    if blocks[k - 1].kind != "paragraph":
         return None
     before = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
     return before[-1][0] if before else None

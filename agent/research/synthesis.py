@@ -332,9 +332,6 @@ def claim_of(group: Group) -> Claim:
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=ids)
 
 
-#: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
-#: "This directive sets the timeout ...", "It defaults to ...").
-_POINTS_BACK = re.compile(r"^(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b", re.I)
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
@@ -348,16 +345,18 @@ def heading_of(evidence: Evidence) -> str:
 
 
 def pointed_at(evidence: Evidence) -> str | None:
-    """What a quote that opens by pointing back points at, when only its heading names it: the chunk began
-    after the sentence that did (the pre-push hook's "If this hook exits with a non-zero status, git push
-    will abort without pushing anything" under "HOOKS > pre-push"). Its claim names it first, as a term's
-    claim does ("pre-push — If this hook exits ..."): read alone, "this hook" is no answer to "which hook"."""
+    """The thing a quote is about when only its heading names it: the chunk began after the sentence that
+    did (the pre-push hook's "If this hook exits with a non-zero status, git push will abort without pushing
+    anything" under "HOOKS > pre-push"), or the section describes the thing its heading names without naming
+    it again (Django's "The domain to be used when setting the CSRF cookie." under "CSRF_COOKIE_DOMAIN"). Its
+    claim names it first, as a term's claim does ("pre-push — If this hook exits ..."): read alone, "this
+    hook" is no answer to "which hook", nor "the domain" to "which setting"."""
     heading = heading_of(evidence)
     quote = " ".join(evidence.quote.split())
-    if not _POINTS_BACK.match(quote) or not 0 < len(heading.split()) <= NAME_WORDS:
+    if not 0 < len(heading.split()) <= NAME_WORDS or not _A_NAME.search(heading):
         return None
-    if not _A_NAME.search(heading) or heading.casefold() in quote.casefold():
-        return None
+    if heading.casefold() in quote.casefold() or " — " in one_line(evidence.quote):
+        return None  # it names the thing itself, or opens with the term it describes
     return heading
 
 
