@@ -1097,7 +1097,7 @@ def test_a_description_that_points_back_at_its_record_is_quoted_with_it() -> Non
         "This option defines the ACL that is run when an SMTP RCPT command is received."
     )
     assert (
-        "acl_smtp_rcpt | Use: main | Type: string | Default: unset\n\nThis option defines the ACL that is run "
-        "when an SMTP RCPT command is received."
+        "acl_smtp_rcpt | Use: main | Type: string | Default: unset\n\nThis option defines the ACL that is "
+        "run when an SMTP RCPT command is received."
     ) in quoted(text)
     assert not any(q.startswith("This option") for q in quoted(text))

@@ -173,6 +173,7 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
     _admonitions(main, removed)
     _preformatted(main)
     _inline_code(main)
+    _glued_inline(main)
     _nested_definitions(main)
     _root_headings(main, title, removed)
     body = etree.tostring(main, encoding="unicode", method="html")
@@ -350,6 +351,40 @@ def _inline_code(main: lxml_html.HtmlElement) -> None:
             for child in list(code):
                 code.remove(child)
             code.text = text
+
+
+#: Inline elements: Docling's HTML backend writes each as a run of its own, set apart by spaces.
+_INLINE = frozenset(
+    (
+        "a abbr acronym b big cite code dfn em font i kbd mark q s samp small span strong sub sup tt u var"
+    ).split()
+)
+
+
+def _glued_inline(main: lxml_html.HtmlElement) -> None:
+    """An inline element written against the text beside it is read as that text: Docling sets every
+    inline run apart by spaces, so "the <span>smtp_receive_timeout</span>." read "the smtp_receive_timeout
+    .", "IPv<span>x</span>" read "IPv x" and "<em>Warning</em>: Do not" read "Warning : Do not" (Exim's
+    manual, and every manual that marks up names inline). Its markup (emphasis, a code span, a link's
+    target) is what a quote drops anyway; an element with spaces around it keeps its markup."""
+    root = main.getroottree().getroot()
+    for element in list(main.iter(*_INLINE)):
+        parent = element.getparent()
+        if parent is None or element is main or element.getroottree().getroot() is not root:
+            continue  # inside an element already read as text
+        if any(child.tag not in _INLINE for child in element.iter() if child is not element):
+            continue  # an image or a block inside: not mere text
+        before_element = element.getprevious()
+        before = (before_element.tail if before_element is not None else parent.text) or ""
+        after = element.tail or ""
+        if not ((before and not before[-1].isspace()) or (after and not after[0].isspace())):
+            continue
+        text = element.text_content() + after
+        if before_element is not None:
+            before_element.tail = (before_element.tail or "") + text
+        else:
+            parent.text = (parent.text or "") + text
+        parent.remove(element)
 
 
 def _root_headings(main: lxml_html.HtmlElement, title: str | None, removed: Counter[str]) -> None:
