@@ -76,6 +76,15 @@ class Visible:
     text: str
     offsets: list[int]
     blocks: list[Block] = field(default_factory=list)
+    #: ``linked[i]``: ``text[i]`` is a link's text (an index entry, a table of contents, a pointer).
+    linked: list[bool] = field(default_factory=list)
+
+    def linked_share(self, start: int, end: int) -> float:
+        """Share of the letters and digits of ``text[start:end]`` that are a link's text."""
+        marks = [
+            self.linked[i] for i in range(max(start, 0), min(end, len(self.linked))) if self.text[i].isalnum()
+        ]
+        return sum(marks) / len(marks) if marks else 0.0
 
     def source_offset(self, index: int) -> int:
         return self.offsets[min(max(index, 0), len(self.offsets) - 1)]
@@ -89,6 +98,9 @@ class _Builder:
         self.chars: list[str] = []
         self.offsets: list[int] = []
         self.blocks: list[Block] = []
+        self.linked: list[bool] = []
+        #: How many links the text being put stands in.
+        self.in_link = 0
 
     def put(self, text: str, source: int) -> None:
         """``text`` copied from the source at ``source`` (one offset per character)."""
@@ -96,15 +108,18 @@ class _Builder:
             kept = [(ch, source + k) for k, ch in enumerate(text) if not _PRIVATE.match(ch)]
             self.chars.extend(ch for ch, _ in kept)
             self.offsets.extend(at for _, at in kept)
+            self.linked.extend([self.in_link > 0] * len(kept))
             return
         self.chars.extend(text)
         self.offsets.extend(range(source, source + len(text)))
+        self.linked.extend([self.in_link > 0] * len(text))
 
     def add(self, text: str, source: int) -> None:
         """``text`` that stands for the source character at ``source`` (a bullet, a separator)."""
         text = _PRIVATE.sub("", text)
         self.chars.extend(text)
         self.offsets.extend([source] * len(text))
+        self.linked.extend([self.in_link > 0] * len(text))
 
     def block(self, start: int, kind: str, depth: int = 0) -> None:
         end = len(self.chars)
@@ -119,6 +134,7 @@ class _Builder:
         while self.chars and self.chars[-1] in " \t":
             self.chars.pop()
             self.offsets.pop()
+            self.linked.pop()
         gap = "\n\n" if paragraph else "\n"
         have = len(self.chars) - len("".join(self.chars).rstrip("\n"))
         if have < len(gap):
@@ -127,7 +143,9 @@ class _Builder:
     def done(self, end: int) -> Visible:
         text = "".join(self.chars)
         trimmed = text.rstrip()
-        return Visible(trimmed, [*self.offsets[: len(trimmed)], end], self.blocks)
+        return Visible(
+            trimmed, [*self.offsets[: len(trimmed)], end], self.blocks, self.linked[: len(trimmed)]
+        )
 
 
 def _inline(out: _Builder, line: str, base: int) -> None:
@@ -165,6 +183,7 @@ def _tidy(out: _Builder, first: int, spans: list[tuple[int, int]]) -> None:
     for index in sorted(drop, reverse=True):
         del chars[index]
         del out.offsets[index]
+        del out.linked[index]
 
 
 def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -> None:
@@ -186,7 +205,9 @@ def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -
         elif kind == "link":
             if not _invisible_link(m):
                 at = len(out.chars)
+                out.in_link += 1
                 _render(out, m.group("link_text"), base + m.start("link_text"), spans)
+                out.in_link -= 1
                 spans.append((at, len(out.chars)))
         elif kind == "auto":
             out.put(m.group("auto_url"), base + m.start("auto_url"))

@@ -1101,3 +1101,15 @@ def test_a_description_that_points_back_at_its_record_is_quoted_with_it() -> Non
         "run when an SMTP RCPT command is received."
     ) in quoted(text)
     assert not any(q.startswith("This option") for q in quoted(text))
+
+
+def test_entries_of_an_index_or_a_table_of_contents_are_never_quoted() -> None:
+    # Exim's concept index and its table of contents: each entry is mostly a link to where the answer is.
+    text = readable(
+        "- **for address testing**\n"
+        "    - [The Exim command line [Command line options]](ch-the_exim_command_line.html#SECTcomlinopt)\n"
+        "- [37. The dovecot authenticator](ch-the_dovecot_authenticator.html)\n"
+        "- Retry rules are described in [chapter 32](ch-retry.html) and control how often Exim retries."
+    )
+    assert quoted(text) == ["Retry rules are described in chapter 32 and control how often Exim retries."]
+    assert text.visible.linked_share(0, text.text.index("Retry")) > 0.6

@@ -127,6 +127,21 @@ class Readable:
             return self.visible.text
         return f"{self.visible.text}\n\n{self.following.text}"
 
+    def linked_share(self, start: int, end: int) -> float:
+        """Share of ``text[start:end]``'s letters that are a link's text (in either chunk)."""
+        own = len(self.visible.text)
+        if self.following is None or end <= own:
+            return self.visible.linked_share(start, end)
+        shift = own + 2
+        spans = [(self.visible, start, min(end, own)), (self.following, max(start - shift, 0), end - shift)]
+        letters = [
+            (visible.linked[i] if i < len(visible.linked) else False)
+            for visible, a, b in spans
+            for i in range(a, b)
+            if visible.text[i].isalnum()
+        ]
+        return sum(letters) / len(letters) if letters else 0.0
+
 
 def readable(markdown: str, following: str | None = None) -> Readable:
     return Readable(visible_text(markdown), visible_text(following) if following else None)
@@ -275,7 +290,18 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 first = term
             out.append(Window(first, stop, "sentence"))
     bounded = dict.fromkeys(_bounded(text, w) for w in out)  # a short sentence taken in twice is one window
-    return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind)]
+    return [
+        w
+        for w in bounded
+        if _worth_quoting(text[w.start : w.end], w.kind)
+        and passage.linked_share(w.start, w.end) < LINKED_SHARE
+    ]
+
+
+#: A piece whose text is at least this share of links' text is an entry of an index or a table of contents
+#: ("for address testing — The Exim command line [Command line options]", "37. The dovecot authenticator"):
+#: it points at where the answer stands, and says nothing itself.
+LINKED_SHARE = 0.6
 
 
 #: A name in code: ``snake_case``, a call ``f()``, ``camelCase``/``CamelCase`` (not "Apple Inc.").
