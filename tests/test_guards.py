@@ -113,7 +113,7 @@ def test_text_helpers() -> None:
 
 def test_a_quote_of_code_survives_as_its_own_one_line_claim() -> None:
     # Django's multi-db page: a sentence introducing a router class whose docstrings hold quotes. The claim is
-    # the quote on one line (lines joined by "; "), and the quotes it seems to hold are the source's own.
+    # the sentence, then the code on lines of its own, and the quotes it seems to hold are the source's own.
     code = (
         "And we also want a router that sends all other apps to the primary/replica configuration:\n\n"
         "class PrimaryReplicaRouter:\n"
@@ -128,5 +128,9 @@ def test_a_quote_of_code_survives_as_its_own_one_line_claim() -> None:
     counts = GuardCounts()
     claim = Claim(text=one_line(code), evidence_ids=["E1"])
     assert guard_claims([claim], evidence, counts) == [claim] and not counts
+    assert claim.text.splitlines()[1:3] == [
+        "class PrimaryReplicaRouter:",
+        "    def db_for_read(self, model, **hints):",
+    ]
     invented = Claim(text='The router says "Reads go to the primary."', evidence_ids=["E1"])
     assert guard_claims([invented], evidence, counts) == [] and counts["unsupported_terms"] == 1

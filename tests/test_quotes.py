@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from sleuth.agent.report import Claim
 from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
+from sleuth.agent.research.assembly import claim_line
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims
 from sleuth.agent.research.options import ResearchOptions
@@ -1113,3 +1115,28 @@ def test_entries_of_an_index_or_a_table_of_contents_are_never_quoted() -> None:
     )
     assert quoted(text) == ["Retry rules are described in chapter 32 and control how often Exim retries."]
     assert text.visible.linked_share(0, text.text.index("Retry")) > 0.6
+
+
+def test_the_code_a_quote_ends_with_keeps_its_lines_in_the_claim() -> None:
+    # Exim's plaintext authenticator: joined by "; ", the configuration would read as other configuration.
+    quote = (
+        "The plaintext authenticator can be configured to support this as in this example:\n"
+        "fixed_login:\n  driver = plaintext\n  server_prompts = User Name : Password\n"
+        "  server_condition = \\\n    ${if eq{$auth2}{secret}}"
+    )
+    claim = Claim(text=one_line(quote), evidence_ids=["E1"])
+    assert claim.text == quote
+    assert claim_line(claim, {"E1": 4}).splitlines() == [
+        "- The plaintext authenticator can be configured to support this as in this example: [4]",
+        "  ```",
+        "  fixed_login:",
+        "    driver = plaintext",
+        "    server_prompts = User Name : Password",
+        "    server_condition = \\",
+        "      ${if eq{$auth2}{secret}}",
+        "  ```",
+    ]
+    # A list's items still read on one line.
+    assert one_line("Exim supports these drivers:\n• plaintext\n• cram_md5") == (
+        "Exim supports these drivers: • plaintext; • cram_md5"
+    )

@@ -4,6 +4,7 @@ evidence record, in section content, in the summary and in report.md alike."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,6 +14,7 @@ from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, So
 from sleuth.agent.research.evidence import Evidence, found_only
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
+from sleuth.agent.research.synthesis import flat
 from sleuth.agent.templates import SectionSpec, Template
 
 STATUS_WORDS = {
@@ -39,8 +41,15 @@ def citations(claim: Claim, numbers: Mapping[str, int]) -> str:
 
 
 def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
+    """A claim as a Markdown bullet; the code its text ends with (``one_line``) as a code block in it."""
     prefix = "**Sources disagree:** " if claim.kind == "conflict" else ""
-    return f"- {prefix}{claim.text} {citations(claim, numbers)}".rstrip()
+    text, _, code = claim.text.partition("\n")
+    line = f"- {prefix}{text} {citations(claim, numbers)}".rstrip()
+    if not code:
+        return line
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
+    block = "\n".join(f"  {row}".rstrip() for row in [fence, *code.split("\n"), fence])
+    return f"{line}\n{block}"
 
 
 #: What a report resting only on ``found_only`` evidence says first, and such a section's note. It does not
@@ -173,7 +182,7 @@ def assemble(
         lines = [claim_line(c, numbers) for c in w.claims]
         if w.spec.kind == "summary":
             if not summary_text:
-                summary_text = " ".join(f"{c.text} {citations(c, numbers)}".strip() for c in w.claims)
+                summary_text = " ".join(f"{flat(c.text)} {citations(c, numbers)}".strip() for c in w.claims)
                 if empty_reason and not w.claims:
                     summary_text = empty_reason
                 elif found_only(used, evidence):

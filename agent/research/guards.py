@@ -86,7 +86,7 @@ def guard_claims(
             counts["unanchored"] += 1
             continue
         quotes = [evidence[i].quote for i in known]
-        # A quote as a claim reads on one line (``one_line``: a code block's lines joined by "; "): the
+        # A quote as a claim reads on one line (``one_line``: a list's items joined by "; "): the
         # claim is checked against that rendering too, or a docstring's quotes would seem its own. The
         # heading a quote stands under is the source's too (a claim may name what "this hook" is).
         headings = [h for h in (heading_of(evidence[i]) for i in known) if h]
@@ -107,8 +107,9 @@ def _supported_part(text: str, quotes: Sequence[str], counts: GuardCounts) -> st
     if not good:
         counts["unsupported_terms"] += 1
         return None
-    if len(good) < len(sentences):
-        counts["claims_cut_back"] += 1
+    if len(good) == len(sentences):
+        return text  # as written (a claim's code keeps its lines)
+    counts["claims_cut_back"] += 1
     return " ".join(good)
 
 

@@ -18,6 +18,7 @@ claims either way.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -390,6 +391,58 @@ def person_named(evidence: Evidence) -> str | None:
 
 
 def one_line(quote: str) -> str:
+    """A quote as a claim's text: one line (a term over its description as "term — description", a list's
+    items or a table's rows joined by semicolons), except the code an introducing sentence ends the quote
+    with, which keeps its lines after a line break ("... as in this example:\nfixed_login:\n  driver =
+    plaintext"): joined by semicolons, a configuration reads as other, wrong configuration."""
+    head, code = code_tail(quote)
+    text = _one_line(head)
+    return f"{text}\n{code}" if code else text
+
+
+def code_tail(quote: str) -> tuple[str, str]:
+    """``quote`` split before the lines of code that end it after a sentence introducing them with a colon
+    (lines set apart by single line breaks, neither list items nor table rows), those lines dedented; else
+    ``(quote, "")``."""
+    raw = quote.rstrip().split("\n")
+    intro = next(
+        (k for k in range(len(raw) - 1, -1, -1) if raw[k].rstrip().endswith(":") and _introduces(raw[k])),
+        None,
+    )
+    if intro is None:
+        return quote, ""
+    code = raw[intro + 1 :]
+    if code and not code[0].strip():
+        code = code[1:]  # a blank line between the sentence and its code
+    if len(code) < 2 or not all(line.strip() and _code_like(line) for line in code):
+        return quote, ""
+    return "\n".join(raw[: intro + 1]), textwrap.dedent("\n".join(line.rstrip() for line in code))
+
+
+def _introduces(line: str) -> bool:
+    """A sentence, not a line of code that ends on a colon ("class PrimaryReplicaRouter:", "fixed_login:")."""
+    return not line[:1].isspace() and len(line.split()) >= INTRO_WORDS
+
+
+#: A line ending on a colon introduces what follows when it has at least this many words.
+INTRO_WORDS = 4
+
+
+def _code_like(line: str) -> bool:
+    return not line.lstrip().startswith("• ") and " | " not in line
+
+
+def flat(text: str) -> str:
+    """A claim's text on one line (its code lines joined by semicolons), for one-line summaries."""
+    lines = [" ".join(line.split()) for line in text.split("\n") if line.strip()]
+    return (
+        lines[0] + "".join((" " if a.endswith(":") else "; ") + b for a, b in pairwise(lines))
+        if lines
+        else ""
+    )
+
+
+def _one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
     joined = lines[0] if lines else ""
     if len(lines) > 1 and " | " not in joined and not joined.endswith(_STOPS) and not _runs_on(joined):
