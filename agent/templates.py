@@ -69,6 +69,17 @@ class SectionSpec(BaseModel):
         "always cited, and this keeps the section it lands in to its best claims.",
     )
     fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
+    cue: bool = Field(
+        False,
+        description="Evidence routed here must say one of the section's keywords, as a word: a section "
+        "whose purpose is a way of speaking (what is unknown, unclear or disputed) takes only quotes "
+        "that speak that way, never a fact that shares a word with its question "
+        '("smtp_max_unknown_commands is 3").',
+    )
+
+    def says_cue(self, text: str) -> bool:
+        """Whether ``text`` says one of the keywords as a word (never inside a name: ``max_unknown_x``)."""
+        return any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", text, re.I) for k in self.keywords)
 
     @field_validator("id")
     @classmethod

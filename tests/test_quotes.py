@@ -17,6 +17,7 @@ from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
 from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, is_pointer, readable, windows
 from sleuth.agent.research.request import classify, clauses, understand
+from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import claim_of, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
@@ -1140,3 +1141,24 @@ def test_the_code_a_quote_ends_with_keeps_its_lines_in_the_claim() -> None:
     assert one_line("Exim supports these drivers:\n• plaintext\n• cram_md5") == (
         "Exim supports these drivers: • plaintext; • cram_md5"
     )
+
+
+def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:
+    # Exim's brief on SMTP timeouts: the cross-encoder reads "smtp_max_unknown_commands" as an answer to
+    # "What is unknown ...?"; the brief's open questions take only quotes that say something is unknown.
+    brief = TemplateLibrary().load("brief")
+    request = understand("How does Exim time out SMTP connections?")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+
+    def quote(text: str) -> Evidence:
+        return Evidence(
+            id=f"E{len(text)}", chunk_id=text[:9], document_id=text[:9], quote=text, relevance=0.0
+        )
+
+    fact = quote("The default value for smtp_max_unknown_commands is 3.")
+    hedge = quote("It is not yet known whether the SMTP timeout also applies to the TLS handshake.")
+    routed = route(brief, [fact, hedge], request, judge.judge, route_floor=-10.0, route_lift=20.0)
+    assert fact.id not in {e.id for e in routed["open_questions"]}
+    assert hedge.id in {e.id for e in routed["open_questions"]}
+    assert brief.section("open_questions").says_cue("This remains unclear.")
+    assert not brief.section("open_questions").says_cue("smtp_max_unknown_commands is 3")

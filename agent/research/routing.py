@@ -10,7 +10,9 @@ general finding, not a risk or a price. A quote that serves no section's purpose
 ``default`` section (the key findings of a brief, the main findings of a review) where there is one, and
 otherwise stays with the summary, which takes the most direct answers. So a claim stands in one findings
 section only, by construction, and a risk goes under risks because it is a risk, not because it shares a
-word with the section's name.
+word with the section's name. A section whose purpose is a way of speaking (``cue``: what is unknown or
+unclear) takes only quotes that say one of its keywords: the cross-encoder reads "smtp_max_unknown_commands
+is 3" as an answer to "What is unknown ...?".
 
 A reviewer's pin with sections named goes where the reviewer said.
 """
@@ -69,7 +71,10 @@ def route(
         if pins:
             home = pins[0]
         else:
-            ranked = sorted(findings, key=lambda s: -scores[s.id][k])
+            said = " ".join(e.quote for e in bundle.items)
+            ranked = sorted(
+                (s for s in findings if not s.cue or s.says_cue(said)), key=lambda s: -scores[s.id][k]
+            )
             best_section = ranked[0] if ranked else None
             top = scores[best_section.id][k] if best_section is not None else float("-inf")
             # It serves the section when it answers the section's question, and about as well as it answers
@@ -119,7 +124,14 @@ def _fill_required(
             for k in range(len(bundles))
         }
         ranked = sorted(
-            (k for k in losses if target[k] >= floor and losses[k] <= lift), key=losses.__getitem__
+            (
+                k
+                for k in losses
+                if target[k] >= floor
+                and losses[k] <= lift
+                and (not section.cue or section.says_cue(" ".join(e.quote for e in bundles[k].items)))
+            ),
+            key=losses.__getitem__,
         )
         for k in ranked:
             if need <= 0:
