@@ -8,7 +8,9 @@ manual, the howtos), bash-doc 5.2.15 (bashref.html cut at each chapter and secti
 page per section, named by its anchor, e.g. ``Bash-Variables.html``; the contents, the six index pages and
 the licence left out: 134 pages) and flex-doc 2.6.4-8.2 (its HTML manual as Debian ships it,
 usr/share/doc/flex-doc/html: 222 pages, 49 of them one-line redirects) and zsh-doc 5.9-4 (its HTML manual,
-usr/share/doc/zsh-doc: 186 pages, 144 of them redirects and 7 indexes, which ingest skips since stop 32);
+usr/share/doc/zsh-doc: 186 pages, 144 of them redirects and 7 indexes, which ingest skips since stop 32)
+and exim4-doc-html 4.96-1 (the Exim specification and filter guide, usr/share/doc/exim4-doc-html/spec_html:
+its 68 chapter pages and the two contents pages, 70 files; the chNN.html links to them left out);
 ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
