@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sleuth.agent.research.names import asked_names, mentioned
+from sleuth.agent.research.text import named_things
 
 
 def test_the_names_a_question_is_about() -> None:
@@ -18,6 +19,14 @@ def test_the_names_a_question_is_about() -> None:
     assert asked_names("Who founded the 5 most valuable brands according to Kantar's ranking?") == ["Kantar"]
     assert asked_names("Can I add a computed column? Which one is faster?") == []
     assert asked_names("Which US athletes won the most Olympic medals?") == ["Olympic"]
+    # "of the" joins a name's parts: the wonders are not asked about "World" ("World constructed").
+    assert named_things("When were each of the New Seven Wonders of the World constructed?") == [
+        "New Seven Wonders of the World"
+    ]
+    assert named_things("The Statue of Liberty stands in the United States of America.") == [
+        "Statue of Liberty",
+        "United States of America",
+    ]
     # An abbreviation is no name; a quoted or bracketed sentence opening is still an opening.
     assert asked_names('Which options, e.g. the -u flag, stash files? "Configure hooks" in Mercurial?') == [
         "Mercurial"

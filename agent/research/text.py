@@ -213,6 +213,15 @@ def named_things(text: str) -> list[str]:
             ):
                 run.append(nxt)
                 j += 1
+            elif (
+                nxt == "of"
+                and j + 2 < len(tokens)
+                and tokens[j + 1][0] == "the"
+                and _capitalised(tokens[j + 2][0])
+                and text[tokens[j][1] + 2 : tokens[j + 2][1]] == " the "
+            ):
+                run += [nxt, "the"]  # "Seven Wonders of the World", "Bank of the West": one name
+                j += 2
             else:
                 break
         sentence_start = pos == 0 or bool(re.search(r"[.!?:]\s*[\"'“(]?$", text[max(0, pos - 4) : pos]))
