@@ -193,6 +193,13 @@ def test_a_page_of_links_only_is_known_as_one() -> None:
     )
     index = f"<html><body><h2>Options Index</h2><table>{rows}</table></body></html>"
     assert links_only(index)
+    # An index whose entries are terms over links (Exim's concept index: three quarters link text) is one.
+    entries = "".join(
+        f'<li><b>option {n}</b><ul><li><a href="ch-main.html#{n}">Main configuration [Alphabetical list of '
+        f"main options]</a></li></ul></li>"
+        for n in range(40)
+    )
+    assert links_only(f"<html><body><h2>Concept Index</h2><ul>{entries}</ul></body></html>")
     # A page that links as much but says something of its own is a document.
     prose = "<p>" + " ".join(["Each option below changes how the shell reads history files."] * 30) + "</p>"
     assert not links_only(index.replace("</h2>", f"</h2>{prose}"))

@@ -36,7 +36,7 @@ class DoclingHtml:
             raise RedirectPageError(source.name, f"a redirect to {target}, no text of its own")
         if tree is not None and links_only(tree):
             raise LinksPageError(
-                source.name, "links to other pages only (an index or a map), no text of its own"
+                source.name, "mostly links to other pages (an index, a map or a table of contents)"
             )
         try:
             cleaned = clean_html(raw, options.max_html_elements)
