@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from sleuth.agent.research.request import classify, leans_back, sentences
+from sleuth.agent.research.request import classify, leans_back, role_removed, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
@@ -150,6 +150,7 @@ def title(query: str) -> str:
     asks = [t for t, kind in kinds if kind == "ask" and not leans_back(t) and not t.rstrip().endswith(":")]
     said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
     first = " ".join((asks or said or [one])[0].split())
+    first = role_removed(first)  # "As a mail security engineer, please explain ..." is titled by its ask
     if len(first) > TITLE_CHARS:
         first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
     return first

@@ -36,6 +36,12 @@ def test_a_ticket_is_titled_by_its_first_ask_that_reads_alone() -> None:
     statement = "Hello,\n\n" + "We run a very large fleet of Django services behind nginx on many hosts " * 3
     assert title(statement).startswith("We run a very large fleet")
     assert title(statement).endswith(" …") and len(title(statement)) <= 122
+    # The role given to the assistant is no part of the title.
+    roled = (
+        "Our company wants to scan incoming mail for viruses at SMTP time.\n\nAs a mail security engineer, "
+        "please explain how Exim's built-in content scanning calls clamd."
+    )
+    assert title(roled) == "Please explain how Exim's built-in content scanning calls clamd."
 
 
 def _report(query: str) -> Report:

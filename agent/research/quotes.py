@@ -519,6 +519,8 @@ def _worth_quoting(text: str, kind: str) -> bool:
     (a source's attribution or licence notice answers nothing asked of the document)."""
     if len(words(text)) < (3 if kind in ("row", "item") else 4):
         return False
+    if len(text.split()) < 2:
+        return False  # one name and nothing said of it ("-qqf[f][G<name>[/<time>]]]")
     if kind == "intro" and text.rstrip().endswith(":"):
         return False  # what it brings along ends on what it does not hold (a list cut off by the quote)
     if _ATTRIBUTION.search(text.strip()):

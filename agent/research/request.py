@@ -50,8 +50,14 @@ _CONSTRAINT = re.compile(
     r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version)\b",
     re.I,
 )
+#: A role given to the assistant: "as an expert", "as a mail security engineer", "as an experienced DBA".
+_AS_ROLE = (
+    r"as an? (?:[\w-]+\s+){0,4}?(?:expert|assistant|analyst|consultant|engineer|administrator|admin|"
+    r"developer|architect|specialist|advisor|adviser|manager|lawyer|auditor|researcher|scientist|reviewer|"
+    r"operator|sre|dba|professional|economist|accountant|strategist|officer)s?\b"
+)
 _INSTRUCTION = re.compile(
-    r"^(?:you are|you're|act as|as an? (?:expert|assistant|analyst|consultant)|pretend|imagine you|"
+    rf"^(?:you are|you're|act as|{_AS_ROLE}|pretend|imagine you|"
     r"please (?:answer|respond|reply|write|format|keep|use|be)|answer in|respond in|reply in|format|"
     r"keep (?:it|the answer|your answer)|use (?:bullet|a table|markdown)|be (?:brief|concise)|"
     r"(?:write|give|provide) (?:me )?(?:a|an) (?:short |brief |concise )?(?:answer|summary|report|memo|"
@@ -290,10 +296,15 @@ def classify(sentence: str) -> str:
 
 
 _ROLE = re.compile(
-    r"^(?:you are|you're|act as|as an? (?:expert|assistant|analyst|consultant)|pretend|imagine you)"
+    rf"^(?:you are|you're|act as|{_AS_ROLE}|pretend|imagine you)"
     r"[^,;:]*[,;:]\s*(?P<rest>.+)$",
     re.I,
 )
+
+
+def role_removed(sentence: str) -> str:
+    """The sentence without the role it gives the assistant before its ask (unchanged when it gives none)."""
+    return _role_ask(sentence) or sentence
 
 
 def _role_ask(sentence: str) -> str | None:
