@@ -199,7 +199,7 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
 SMALL_SHARE = 8
 
 
-#: A table of at most this many lines (a header, its rule and one row) and a quarter of the limit is one
+#: A table of at most this many lines (a header, its rule and one row) and half the limit is one
 #: record: Exim's "acl_smtp_rcpt | Use: main | Type: string | Default: unset" over the paragraph that
 #: describes the option is one thing to find, as a small code block or list over its description is.
 RECORD_LINES = 3

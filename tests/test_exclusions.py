@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sleuth.agent.report import title
-from sleuth.agent.research.exclusions import Exclusions, excluded_things, remainder
+from sleuth.agent.research.exclusions import Exclusions, excluded_things, remainder, ruled_out
 from sleuth.agent.research.request import classify, understand
 
 
@@ -33,10 +33,21 @@ from sleuth.agent.research.request import classify, understand
         ),
         # Why it is ruled out, and a clause after a comma, are no things.
         ("We cannot use MySQL or Oracle because of licensing.", ["MySQL", "Oracle"], ""),
-        ("Please do not recommend compctl, it is deprecated.", ["compctl"], ""),
-        # Conditions on the answer rule nothing out.
+        ("Please do not recommend compctl, it is deprecated.", ["compctl"], "It is deprecated."),
+        # A version's dot ends nothing; the list ends at what is no thing, and the rest is asked.
+        ("We can't use Exim 4.97 features.", ["Exim 4.97 features"], ""),
+        (
+            "Don't suggest Dovecot, explain how to configure the plaintext authenticator.",
+            ["Dovecot"],
+            "Explain how to configure the plaintext authenticator.",
+        ),
+        # Conditions on the answer, questions and descriptions rule nothing out; nor do names too short to
+        # tell from ordinary words.
         ("How do I avoid data loss without downtime?", [], "How do I avoid data loss without downtime?"),
         ("I don't want to lose any data.", [], "I don't want to lose any data."),
+        ("Why does git never use my SSH key?", [], "Why does git never use my SSH key?"),
+        ("We never use transactions explicitly.", [], "We never use transactions explicitly."),
+        ("Don't recommend C or Go.", [], "Don't recommend C or Go."),
     ],
 )
 def test_what_a_sentence_rules_out(sentence: str, things: list[str], rest: str) -> None:
@@ -51,6 +62,7 @@ def test_evidence_names_a_thing_ruled_out_in_any_form() -> None:
     assert ruled.named_in("It links against GNU SASL.") == "GNU SASL authenticators"  # without its head noun
     assert ruled.named_in("Two pipe transports are defined.") == "pipe transport"  # the plural
     assert ruled.named_in("A transport that pipes.", None, "Transports") is None  # words apart are no name
+    assert Exclusions(["Windows"]).named_in("Each window opens a new window.") is None  # a name as written
     assert not Exclusions([])
 
 
@@ -88,3 +100,11 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
         "Hydropower supplies 15% of the world's electricity, more than all renewables and nuclear power."
     )
     assert ruled.about(passing, heading="Hydroelectricity") is None
+    # A title that names the thing among others is about the move, not the thing.
+    mysql = Exclusions(["MySQL"])
+    assert mysql.about("We migrate the data.", title="Migrating from MySQL to PostgreSQL") is None
+    assert mysql.about("It stores rows.", heading="Databases > The MySQL backend") == "MySQL"
+    # An action ruled out ("don't tell me to change DNS") rules out what opens with it, not a chapter on DNS.
+    action = Exclusions(ruled_out("Don't tell me to change DNS."))
+    assert action.about("The lookup is done by the dnslookup router.", heading="DNS lookups") is None
+    assert action.about("DNS records can be changed at the registrar.") == "DNS"

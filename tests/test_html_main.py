@@ -120,6 +120,13 @@ of <var class="var">name</var>, and <kbd>C-x <var>k</var></kbd> kills it.</p></b
     ).markdown
     assert "Set *name* to" in spaced
     assert "then smtp\\_receive\\_timeout. Listen on IPvx; Warning: do not." in spaced
+    # A superscript stays apart from the number before it: 10<sup>6</sup> is no 106.
+    power = convert_bytes(
+        b"<html><head><title>T</title></head><body><h1>T</h1><p>It holds 10<sup>6</sup> rows.</p>"
+        b"</body></html>",
+        "http://127.0.0.1/P.html",
+    ).markdown
+    assert "106" not in power
 
 
 def test_a_definition_that_holds_a_list_of_definitions_keeps_its_text() -> None:

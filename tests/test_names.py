@@ -27,6 +27,7 @@ def test_the_names_a_question_is_about() -> None:
         "Statue of Liberty",
         "United States of America",
     ]
+    assert named_things("Instead of the Exim daemon, run inetd.") == ["Exim"]
     # An abbreviation is no name; a quoted or bracketed sentence opening is still an opening.
     assert asked_names('Which options, e.g. the -u flag, stash files? "Configure hooks" in Mercurial?') == [
         "Mercurial"

@@ -917,6 +917,9 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     assert claim_of(groups([plain])[0]).text == plain.quote
     term = quote("SSLSessionCache\n• The cache type.", "Directives > SSLSessionCacheTimeout", "ssl")
     assert claim_of(groups([term])[0]).text == "SSLSessionCache — The cache type."
+    # A section's title is no name in code, however hyphenated.
+    trend = quote("Unemployment fell for the third year in a row.", "Economy > Long-term trends", "econ")
+    assert claim_of(groups([trend])[0]).text == trend.quote
 
 
 def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
@@ -1137,6 +1140,9 @@ def test_the_code_a_quote_ends_with_keeps_its_lines_in_the_claim() -> None:
         "      ${if eq{$auth2}{secret}}",
         "  ```",
     ]
+    # A numbered list is no code.
+    steps = "To upgrade the server, follow these steps:\n1. Stop the service.\n2. Install the package."
+    assert "\n" not in one_line(steps)
     # A list's items still read on one line.
     assert one_line("Exim supports these drivers:\n• plaintext\n• cram_md5") == (
         "Exim supports these drivers: • plaintext; • cram_md5"

@@ -353,8 +353,9 @@ class Admission:
         topic: within ``topic_gap`` of its search's best and above ``topic_floor``.
 
         ``found_topic``: whether the search as written found the request's topic by its own measure (the
-        closest passage's cosine reaches ``topic_similarity``). A short question whose search found its topic
-        (``on_topic`` or ``found_topic``) cites that search's top documents by their best quotes within
+        closest passage's cosine reaches ``topic_similarity``). A request whose search found its topic
+        (``on_topic`` or ``found_topic``; a long one by ``found_topic`` when the judge scores all its asks
+        low) cites that search's top documents by their best quotes within
         ``topic_gap`` of the best, whatever the judge's absolute floor says (evidence marked ``found_only``
         when no quote reaches it): a report is empty only when search itself finds nothing on the topic, and
         never knows less than its first page.

@@ -15,66 +15,121 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from sleuth.agent.research.text import STOPWORDS, words
+from sleuth.agent.research.text import STOPWORDS, named_things, words
 
-__all__ = ["Exclusions", "excluded_things", "remainder"]
+__all__ = ["Exclusions", "Ruled", "excluded_things", "remainder", "ruled_out"]
 
-#: A directive that rules out what follows it, up to the end of its clause.
+#: A directive that rules out what follows it, up to the end of its clause (a "." between digits, as in
+#: "Exim 4.97", ends nothing).
 _RULES_OUT = re.compile(
     r"\b(?:(?:please\s+)?(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+"
     r"(?:suggest(?:ing)?|recommend(?:ing)?|propose|mention|use|include|consider|advise|tell\s+(?:me|us)\s+to|"
     r"want\s+to\s+use|bother\s+with)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending))"
-    r"\s+(?P<things>[^.;:!?()]+)",
+    r"\s+(?P<things>(?:[^.;:!?()]|(?<=\d)\.(?=\d))+)",
     re.I,
 )
-#: Verbs and little words a ruled-out phrase opens with that are no part of the thing ("change DNS", "route
-#: through a smarthost", "a pipe transport").
-_LEADING = frozenset(
-    """a an the any some our your my their its of to through via with into on in onto for by
-    change add route use using install set enable run configure switch move deploy buy upgrade migrate rewrite
-    call send write build replace edit touch modify""".split()
+#: What may stand before a directive: nothing (it opens the sentence), a clause's punctuation, or a word that
+#: joins clauses ("..., so please don't suggest X"). "Why does git never use my SSH key" is a question, and
+#: "We never use transactions explicitly" a description: neither is a directive.
+_CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\b(?:please|and|but|so|also))$", re.I)
+#: Little words a ruled-out phrase opens with that are no part of the thing ("a pipe transport").
+_ARTICLES = frozenset("a an the any some our your my their its".split())
+#: Verbs (and the little words after them) a ruled-out action opens with: "change DNS", "route through a
+#: smarthost" rule out an action on the thing, not every passage about it (see ``Exclusions.about``).
+_VERBS = frozenset(
+    """change add route use using install set enable run configure switch move deploy buy upgrade migrate
+    rewrite call send write build replace edit touch modify suggest recommend propose mention""".split()
 )
+_AFTER_VERB = frozenset("to through via with into on in onto for by of".split())
 #: What says why, or which, after the things ruled out.
 _REASON = re.compile(
     r"\s+(?:because|since|unless|which|that|who|due\s+to|so|as|when|if|given|for\s+(?:this|that|our|the))\b",
     re.I,
 )
 _CLAUSE = re.compile(r"^(?:it|this|that|they|we|i|you|he|she)\b|\b(?:is|are|was|were|has|have|had)\b", re.I)
+#: The separators of a list of things: "A, B or C", "A, B, and C".
+_SEPARATOR = re.compile(r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+)", re.I)
 #: A quote that names a ruled-out thing within this many characters of its start opens with it.
 OPENING_CHARS = 40
 #: A ruled-out thing of more words than this is a clause, not a name.
 MAX_WORDS = 4
 
 
+@dataclass(frozen=True)
+class Ruled:
+    """A thing a request rules out; ``action``: it was the object of a verb ("change DNS")."""
+
+    thing: str
+    action: bool = False
+
+
+def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
+    """Each directive of ``sentence`` that rules something out: where it starts, where the last thing it rules
+    out ends (a list stops at its first item that is no thing: "Don't suggest Dovecot, explain how to ..."
+    rules out Dovecot and asks the rest), and the things."""
+    out: list[tuple[int, int, list[Ruled]]] = []
+    for m in _RULES_OUT.finditer(sentence):
+        if not _CLAUSE_START.search(sentence[: m.start()].rstrip()):
+            continue
+        text = m.group("things")
+        reason = _REASON.search(text)
+        parts = _SEPARATOR.split(text[: reason.start()] if reason else text)
+        ruled: list[Ruled] = []
+        end, offset = m.start("things"), m.start("things")
+        for k in range(0, len(parts), 2):
+            item = _thing(parts[k])
+            if item is None:
+                break  # the list ends at what is no thing: the rest of the sentence is the rest
+            ruled.append(item)
+            end = offset + len(parts[k].rstrip())
+            offset += len(parts[k]) + (len(parts[k + 1]) if k + 1 < len(parts) else 0)
+        else:
+            end = m.end("things")  # every item a thing: why they are ruled out goes with them
+        if ruled:
+            out.append((m.start(), end, ruled))
+    return out
+
+
+def _thing(item: str) -> Ruled | None:
+    kept = item.split()
+    action = False
+    while kept and (kept[0].casefold() in _ARTICLES or kept[0].casefold() in _VERBS | _AFTER_VERB):
+        action = action or kept[0].casefold() in _VERBS
+        kept = kept[1:]
+    if not kept or len(kept) > MAX_WORDS or _CLAUSE.search(" ".join(kept)):
+        return None  # "compctl, it is deprecated": the second is a clause, not a thing
+    thing = " ".join(kept).strip(" \"'“”‘’")
+    if len(thing) < 3 or not any(w.casefold() not in STOPWORDS for w in words(thing)):
+        return None  # "C", "Go": too short to tell from ordinary words
+    return Ruled(thing, action)
+
+
 def remainder(sentence: str) -> str:
     """``sentence`` without what rules things out ("We do not want an external daemon: don't suggest Cyrus
     SASL; everything should be done with Exim's own authenticator" keeps its first and last clauses): what is
     left is what may be searched; searching the things ruled out finds exactly what must not be cited."""
-    kept = _RULES_OUT.sub(" ", sentence)
+    kept = sentence
+    for start, end, _ in reversed(_directives(sentence)):
+        kept = f"{kept[:start]} {kept[end:]}"
     kept = re.sub(r"\s+([,;:.!?])", r"\1", " ".join(kept.split()))
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
-    return re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?=[.!?]?$)", "", kept).strip()
+    kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?=[.!?]?$)", "", kept).strip()
+    return kept[:1].upper() + kept[1:]
+
+
+def ruled_out(sentence: str) -> list[Ruled]:
+    """The things ``sentence`` rules out, as written ("Cyrus SASL", "Dovecot", "GNU SASL authenticators";
+    "DNS" and "smarthost" as actions)."""
+    return list(dict.fromkeys(r for _, _, things in _directives(sentence) for r in things))
 
 
 def excluded_things(sentence: str) -> list[str]:
-    """The things ``sentence`` rules out, as written ("Cyrus SASL", "Dovecot", "GNU SASL authenticators",
-    "DNS", "backup MX records", "smarthost")."""
-    out: list[str] = []
-    for m in _RULES_OUT.finditer(sentence):
-        things = _REASON.split(m.group("things"), maxsplit=1)[0]  # "MySQL because of licensing"
-        for item in re.split(r",|\s+(?:or|and|nor)\s+", things):
-            kept = item.split()
-            while kept and kept[0].casefold() in _LEADING:
-                kept = kept[1:]
-            if not kept or len(kept) > MAX_WORDS or _CLAUSE.search(" ".join(kept)):
-                continue  # "compctl, it is deprecated": the second is a clause, not a thing
-            thing = " ".join(kept).strip(" \"'“”‘’")
-            if thing and any(w.casefold() not in STOPWORDS for w in words(thing)):
-                out.append(thing)
-    return list(dict.fromkeys(out))
+    """The things ``sentence`` rules out, as written."""
+    return [r.thing for r in ruled_out(sentence)]
 
 
 def _normal(text: str) -> str:
@@ -83,20 +138,22 @@ def _normal(text: str) -> str:
 
 
 class Exclusions:
-    """The things a request rules out, and which text names one of them."""
+    """The things a request rules out, and which evidence is about one of them."""
 
-    def __init__(self, things: Sequence[str]) -> None:
-        self.things = list(dict.fromkeys(things))
-        self._forms = [(thing, self._forms_of(thing)) for thing in self.things]
+    def __init__(self, ruled: Sequence[Ruled | str]) -> None:
+        items = [r if isinstance(r, Ruled) else Ruled(r) for r in ruled]
+        self.ruled = list(dict.fromkeys(items))
+        self.things = [r.thing for r in self.ruled]
+        self._forms = [(r, self._forms_of(r.thing)) for r in self.ruled]
 
     def __bool__(self) -> bool:
-        return bool(self.things)
+        return bool(self.ruled)
 
     @staticmethod
     def _forms_of(thing: str) -> list[str]:
         """The thing, and without its last word when that is a common noun after a name ("GNU SASL
-        authenticators" is named by "GNU SASL", "pipe transport" is not by "pipe"); singular and plural
-        alike."""
+        authenticators" is named by "GNU SASL", "pipe transport" is not by "pipe"); a common noun in the
+        singular and the plural alike (a name as written: "Windows" is no window)."""
         base = _normal(thing).strip()
         forms = {base}
         parts, written = base.split(), thing.split()
@@ -105,29 +162,42 @@ class Exclusions:
         out = set()
         for form in forms:
             out.add(form)
-            out.add(form[:-1] if form.endswith("s") and len(form) > 3 else f"{form}s")
+            if written[-1].islower():
+                out.add(form[:-1] if form.endswith("s") and len(form) > 3 else f"{form}s")
         return sorted(out, key=len, reverse=True)
 
     def named_in(self, *texts: str | None) -> str | None:
         """The first ruled-out thing one of ``texts`` names, else None."""
         joined = " ".join(_normal(t) for t in texts if t)
-        for thing, forms in self._forms:
+        for ruled, forms in self._forms:
             if any(f" {form} " in joined for form in forms):
-                return thing
+                return ruled.thing
         return None
 
     def about(self, quote: str, *, heading: str | None = None, title: str | None = None) -> str | None:
-        """The ruled-out thing a piece of evidence is about: one its document's title or its heading names
-        (the Dovecot authenticator's chapter), or its quote opens with or names more than once
-        ("dovecot_plain: driver = dovecot"); a passage that names it in passing is about something else
-        ("Hydropower supplies 15% of the world's electricity ... more than nuclear power" is no suggestion of
-        nuclear power)."""
-        named = self.named_in(heading, title)
-        if named is not None:
-            return named
+        """The ruled-out thing a piece of evidence is about: one its heading or its document's title is about
+        (names, and names nothing else: "The dovecot authenticator", not "Migrating from MySQL to
+        PostgreSQL"), or its quote opens with or names more than once ("dovecot_plain: driver = dovecot"); a
+        passage that names it in passing is about something else ("Hydropower supplies 15% of the world's
+        electricity ... more than nuclear power" is no suggestion of nuclear power). An action ruled out
+        ("don't tell me to change DNS") rules out the passages that open with it or name it twice, never a
+        whole chapter about DNS."""
         text = _normal(quote)
-        for thing, forms in self._forms:
+        for ruled, forms in self._forms:
+            if not ruled.action and any(self._is_about(label, ruled, forms) for label in (heading, title)):
+                return ruled.thing
             at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
             if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS):
-                return thing
+                return ruled.thing
         return None
+
+    @staticmethod
+    def _is_about(label: str | None, ruled: Ruled, forms: Sequence[str]) -> bool:
+        if not label:
+            return False
+        last = label.split(" > ")[-1]
+        if not any(f" {form} " in _normal(last) for form in forms):
+            return False
+        names = {n.casefold() for n in named_things(last)}
+        own = _normal(ruled.thing).strip()
+        return all(_normal(n).strip() in own or own in _normal(n).strip() for n in names)

@@ -73,7 +73,14 @@ _DEFINITE_SUBJECT = re.compile(
 )
 
 
-def _leans_back(sentence: str, before: str) -> bool:
+#: Words after "The" that point forward or count, not back ("The following ...", "The first step ...").
+_NOT_ANAPHORIC = frozenset(
+    "following first second third next last same other rest remaining above below".split()
+)
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|while|although|though|because|since|once)\b", re.I)
+
+
+def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     """Whether ``sentence`` names what it is about only through the sentence ``before`` it: it opens by
     pointing back (``_BACK_REFERENCE``), or its subject is a definite description whose noun that sentence
     just used ("Led Zeppelin were an English rock band ... The band comprised ...": read alone, "the band"
@@ -81,10 +88,10 @@ def _leans_back(sentence: str, before: str) -> bool:
     if _BACK_REFERENCE.match(sentence):
         return True
     subject = _DEFINITE_SUBJECT.match(sentence)
-    if subject is None:
-        return False
+    if subject is None or not first_step or _CONDITION.search(sentence[: subject.start(1)]):
+        return False  # a definite subject leans on the one sentence before it, never a chain of them
     noun = subject.group(1).casefold()
-    return noun not in STOPWORDS and noun in {w.casefold() for w in words(before)}
+    return noun not in STOPWORDS | _NOT_ANAPHORIC and noun in {w.casefold() for w in words(before)}
 
 
 _POINTER = re.compile(
@@ -126,6 +133,15 @@ class Readable:
         if self.following is None:
             return self.visible.text
         return f"{self.visible.text}\n\n{self.following.text}"
+
+    def unlinked_words(self, start: int, end: int) -> int:
+        """Words of ``text[start:end]`` (of letters) outside any link's text (in the passage's own chunk)."""
+        own = self.visible
+        return sum(
+            1
+            for m in re.finditer(r"[^\W\d_]+", own.text[start : min(end, len(own.text))])
+            if not (own.linked[start + m.start()] if start + m.start() < len(own.linked) else False)
+        )
 
     def linked_share(self, start: int, end: int) -> float:
         """Share of ``text[start:end]``'s letters that are a link's text (in either chunk)."""
@@ -273,7 +289,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 j > 0
                 and not cut[j - 1]
                 and stop - spans[j - 1][0] <= MAX_QUOTE_CHARS
-                and _leans_back(text[spans[j][0] : spans[j][1]], text[spans[j - 1][0] : spans[j - 1][1]])
+                and _leans_back(
+                    text[spans[j][0] : spans[j][1]],
+                    text[spans[j - 1][0] : spans[j - 1][1]],
+                    first_step=j == i,
+                )
             ):
                 j -= 1
             first = spans[j][0]
@@ -290,18 +310,23 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 first = term
             out.append(Window(first, stop, "sentence"))
     bounded = dict.fromkeys(_bounded(text, w) for w in out)  # a short sentence taken in twice is one window
-    return [
-        w
-        for w in bounded
-        if _worth_quoting(text[w.start : w.end], w.kind)
-        and passage.linked_share(w.start, w.end) < LINKED_SHARE
-    ]
+    return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind) and not _an_entry(passage, w)]
+
+
+def _an_entry(passage: Readable, window: Window) -> bool:
+    """An entry of an index or a table of contents: mostly a link's text, with few words of its own (a
+    Wikipedia sentence that links five names still says something in its other words)."""
+    if passage.linked_share(window.start, window.end) < LINKED_SHARE:
+        return False
+    return passage.unlinked_words(window.start, window.end) <= ENTRY_WORDS
 
 
 #: A piece whose text is at least this share of links' text is an entry of an index or a table of contents
 #: ("for address testing — The Exim command line [Command line options]", "37. The dovecot authenticator"):
 #: it points at where the answer stands, and says nothing itself.
 LINKED_SHARE = 0.6
+#: ... and has at most this many words of its own ("for address testing").
+ENTRY_WORDS = 4
 
 
 #: A name in code: ``snake_case``, a call ``f()``, ``camelCase``/``CamelCase`` (not "Apple Inc.").
@@ -506,12 +531,20 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
     the row is what it leans on."""
     if not _BACK_REFERENCE.match(text[opening[0] : opening[1]]):
         return None
-    if blocks[k - 1].kind == "row" and (k < 2 or blocks[k - 2].kind != "row"):
-        return blocks[k - 1].start
+    if blocks[k - 1].kind == "row":
+        first = k - 1
+        while first > 0 and blocks[first - 1].kind == "row":
+            first -= 1
+        return blocks[first].start if k - first <= RECORD_ROWS else None
     if blocks[k - 1].kind != "paragraph":
         return None
     before = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
     return before[-1][0] if before else None
+
+
+#: A table of at most this many rows (a header and one row) is the record of what the paragraph after it
+#: describes.
+RECORD_ROWS = 2
 
 
 def _worth_quoting(text: str, kind: str) -> bool:

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sleuth.agent.research.exclusions import excluded_things, remainder
+from sleuth.agent.research.exclusions import Ruled, excluded_things, remainder, ruled_out
 from sleuth.agent.research.text import content_terms, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
@@ -50,14 +50,15 @@ _CONSTRAINT = re.compile(
     r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version)\b",
     re.I,
 )
-#: A role given to the assistant: "as an expert", "as a mail security engineer", "as an experienced DBA".
+#: A role given to the assistant before an ask, up to its comma: "As a mail security engineer, please explain
+#: ..." (without the comma, "As an administrator I need to know ...", the sentence is read as written).
 _AS_ROLE = (
     r"as an? (?:[\w-]+\s+){0,4}?(?:expert|assistant|analyst|consultant|engineer|administrator|admin|"
     r"developer|architect|specialist|advisor|adviser|manager|lawyer|auditor|researcher|scientist|reviewer|"
     r"operator|sre|dba|professional|economist|accountant|strategist|officer)s?\b"
 )
 _INSTRUCTION = re.compile(
-    rf"^(?:you are|you're|act as|{_AS_ROLE}|pretend|imagine you|"
+    r"^(?:you are|you're|act as|as an? (?:expert|assistant|analyst|consultant)|pretend|imagine you|"
     r"please (?:answer|respond|reply|write|format|keep|use|be)|answer in|respond in|reply in|format|"
     r"keep (?:it|the answer|your answer)|use (?:bullet|a table|markdown)|be (?:brief|concise)|"
     r"(?:write|give|provide) (?:me )?(?:a|an) (?:short |brief |concise )?(?:answer|summary|report|memo|"
@@ -97,7 +98,12 @@ class Request:
     subject: str = ""
     long: bool = False
     #: What the request rules out ("don't suggest Dovecot"): never searched, never cited.
-    excluded: list[str] = field(default_factory=list)
+    ruled: list[Ruled] = field(default_factory=list)
+
+    @property
+    def excluded(self) -> list[str]:
+        """The things ruled out, as written."""
+        return [r.thing for r in self.ruled]
 
     @property
     def searches(self) -> list[str]:
@@ -129,13 +135,14 @@ def understand(text: str) -> Request:
     """The request's asks, constraints and subject (see the module's docstring)."""
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     parts = sentences(text)
-    excluded = list(dict.fromkeys(thing for sentence in parts for thing in excluded_things(sentence)))
+    ruled = list(dict.fromkeys(r for sentence in parts for r in ruled_out(sentence)))
+    excluded = [r.thing for r in ruled]
     if len(words(text)) <= SHORT_WORDS and len(parts) <= 2:
         whole = " ".join(text.split())
         asked = " ".join(remainder(p) for p in parts).strip() if excluded else whole
         searched = asked if len(content_terms(asked)) >= 2 else whole
         subject = subject_of(searched)
-        return Request(whole, asks=_coordinated(searched, subject), subject=subject, excluded=excluded)
+        return Request(whole, asks=_coordinated(searched, subject), subject=subject, ruled=ruled)
     # What a sentence rules out is not searched (it would find exactly what must not be cited): the rest of
     # the sentence is read as any other, and a sentence that only rules things out asks nothing.
     parts = [remainder(p) if excluded_things(p) else p for p in parts]
@@ -177,7 +184,7 @@ def understand(text: str) -> Request:
             previous = sentence
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
-    return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, excluded=excluded)
+    return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
 
 
 _COORDINATED = re.compile(

@@ -333,6 +333,15 @@ def claim_of(group: Group) -> Claim:
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=ids)
 
 
+#: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
+#: "This directive sets the timeout ...", "It defaults to ...").
+_POINTS_BACK = re.compile(r"^(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b", re.I)
+#: A heading that is one name in code: "CSRF_COOKIE_DOMAIN", "yy_scan_string()", "gc.auto", "pre-push",
+#: "--mainline", "maxConnections", "SSLSessionCacheTimeout".
+_CODE_NAME = re.compile(
+    r"^(?:\w*_\w*|[\w.]+\(\)|-{1,2}\w[\w-]*|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z]+[A-Z]\w*|"
+    r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
+)
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
@@ -358,7 +367,9 @@ def pointed_at(evidence: Evidence) -> str | None:
         return None
     if heading.casefold() in quote.casefold() or " — " in one_line(evidence.quote):
         return None  # it names the thing itself, or opens with the term it describes
-    return heading
+    if _POINTS_BACK.match(quote) or _CODE_NAME.match(heading):
+        return heading
+    return None  # a section's title ("Long-term trends", "2.1. Caching") is no thing a claim is about
 
 
 #: A pronoun that stands for a person.
@@ -381,8 +392,8 @@ def person_named(evidence: Evidence) -> str | None:
         return None
     if not _PROPER_NAME.match(heading) or heading.isupper():
         return None
-    if len(heading.split()) == 1 and heading.casefold() != (evidence.title or "").strip().casefold():
-        return None  # one capitalised word is a name only as what the whole document is about ("Options")
+    if heading.casefold() != (evidence.title or "").strip().casefold():
+        return None  # a heading is a person's name only as what the whole document is about ("Early Life")
     said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(quote)}  # "Buffett's" names Buffett
     name = [
         w.casefold() for w in words(heading.split("(")[0]) if len(w) > 2 and w.casefold() not in STOPWORDS
@@ -429,7 +440,11 @@ INTRO_WORDS = 4
 
 
 def _code_like(line: str) -> bool:
-    return not line.lstrip().startswith("• ") and " | " not in line
+    """Not a list item (bulleted or numbered) and not a table row."""
+    return not line.lstrip().startswith("• ") and " | " not in line and not _NUMBERED.match(line)
+
+
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s+[A-Za-z]")
 
 
 def flat(text: str) -> str:

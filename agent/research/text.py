@@ -51,6 +51,11 @@ _NOT_NAMES = frozenset(
     Over About Into Through Despite Within Upon According Following Including Based First Second Third
     Finally Later Earlier Early Late One Two Three""".split()
 )
+#: Words that open "X of the Y" without being part of a name ("None of the", "Instead of the").
+_OF_OPENERS = frozenset(
+    """None Neither Either Few Part Half Any Much Use Instead Most Some All Each One Both Many Several Out
+    Because Outside Inside Ahead Members Made Top Bottom Rest Parts Front Back Side Sides""".split()
+)
 _CONNECTORS = frozenset({"of", "the", "and", "de", "du", "des", "la", "le", "von", "van", "der", "for", "&"})
 
 
@@ -215,6 +220,7 @@ def named_things(text: str) -> list[str]:
                 j += 1
             elif (
                 nxt == "of"
+                and not (len(run) == 1 and run[0] in _OF_OPENERS)
                 and j + 2 < len(tokens)
                 and tokens[j + 1][0] == "the"
                 and _capitalised(tokens[j + 2][0])

@@ -356,11 +356,11 @@ def _inline_code(main: lxml_html.HtmlElement) -> None:
             code.text = text
 
 
-#: Inline elements: Docling's HTML backend writes each as a run of its own, set apart by spaces.
+#: Inline elements Docling's HTML backend writes as runs of their own, set apart by spaces. Not a link (the
+#: visible text keeps its spacing right and knows it is a link's text), a quotation (its marks), nor a
+#: superscript or subscript ("10<sup>6</sup>" is no "106").
 _INLINE = frozenset(
-    (
-        "a abbr acronym b big cite code dfn em font i kbd mark q s samp small span strong sub sup tt u var"
-    ).split()
+    "abbr acronym b big cite code dfn em font i kbd mark s samp small span strong tt u var".split()
 )
 
 
@@ -378,6 +378,10 @@ def _glued_inline(main: lxml_html.HtmlElement) -> None:
         if any(child.tag not in _INLINE for child in element.iter() if child is not element):
             continue  # an image or a block inside: not mere text
         before_element = element.getprevious()
+        while (
+            before_element is not None and not isinstance(before_element.tag, str) and not before_element.tail
+        ):
+            before_element = before_element.getprevious()  # a comment between them is no space
         before = (before_element.tail if before_element is not None else parent.text) or ""
         after = element.tail or ""
         if not ((before and not before[-1].isspace()) or (after and not after[0].isspace())):
