@@ -1107,6 +1107,13 @@ def test_a_description_that_points_back_at_its_record_is_quoted_with_it() -> Non
         "run when an SMTP RCPT command is received."
     ) in quoted(text)
     assert not any(q.startswith("This option") for q in quoted(text))
+    # ... also when it names the option only further on.
+    later = readable(
+        "| delay_warning | Use: main | Type: time list | Default: 24h |\n|---|---|---|---|\n\n"
+        "When a message is delayed, Exim sends a warning message to the sender at intervals specified by "
+        "this option."
+    )
+    assert all(q.startswith("delay_warning") for q in quoted(later))
 
 
 def test_entries_of_an_index_or_a_table_of_contents_are_never_quoted() -> None:

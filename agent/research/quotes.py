@@ -528,8 +528,11 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
     back ("Another way to overcome the limitation is ..."): that sentence is what it leans on. A table of
     one row before it is the record of what it describes (Exim's "acl_smtp_rcpt | Use: main | Type: string
     | Default: unset" over "This option defines the ACL that is run when an SMTP RCPT command is received."):
-    the row is what it leans on."""
-    if not _BACK_REFERENCE.match(text[opening[0] : opening[1]]):
+    the row is what it leans on, also when the sentence names it only further on ("When a message is
+    delayed, Exim sends a warning message ... at intervals specified by this option")."""
+    sentence = text[opening[0] : opening[1]]
+    record = blocks[k - 1].kind == "row" and _THIS_TERM.search(sentence) is not None
+    if not (_BACK_REFERENCE.match(sentence) or record):
         return None
     if blocks[k - 1].kind == "row":
         first = k - 1
@@ -545,6 +548,12 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
 #: A table of at most this many rows (a header and one row) is the record of what the paragraph after it
 #: describes.
 RECORD_ROWS = 2
+#: What a description calls the term it describes.
+_THIS_TERM = re.compile(
+    r"\bth(?:is|ese) (?:option|setting|parameter|variable|directive|command|function|macro|flag|modifier|"
+    r"condition|operator|value|hook|field)s?\b",
+    re.I,
+)
 
 
 def _worth_quoting(text: str, kind: str) -> bool:
