@@ -920,6 +920,11 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # A section's title is no name in code, however hyphenated.
     trend = quote("Unemployment fell for the third year in a row.", "Economy > Long-term trends", "econ")
     assert claim_of(groups([trend])[0]).text == trend.quote
+    # A heading that holds a name in code names it: Django's deployment checklist.
+    deploy = quote(
+        "Be sure to run it against your production settings file.", "Run manage.py check --deploy", "d"
+    )
+    assert claim_of(groups([deploy])[0]).text == f"Run manage.py check --deploy — {deploy.quote}"
 
 
 def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:

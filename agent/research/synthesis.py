@@ -342,6 +342,9 @@ _CODE_NAME = re.compile(
     r"^(?:\w*_\w*|[\w.]+\(\)|-{1,2}\w[\w-]*|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z]+[A-Z]\w*|"
     r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
 )
+#: A name in code inside a heading of several words: "Run manage.py check --deploy", "The cache_size pragma",
+#: "yy_scan_string() and friends" (not "2.1. Caching" nor "Long-term trends").
+_CODE_IN = re.compile(r"\w_\w|\w\(\)|(?<![\w-])--?[a-z][\w-]*|[a-z]\.[a-z]{1,4}\b")
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
@@ -367,7 +370,7 @@ def pointed_at(evidence: Evidence) -> str | None:
         return None
     if heading.casefold() in quote.casefold() or " — " in one_line(evidence.quote):
         return None  # it names the thing itself, or opens with the term it describes
-    if _POINTS_BACK.match(quote) or _CODE_NAME.match(heading):
+    if _POINTS_BACK.match(quote) or _CODE_NAME.match(heading) or _CODE_IN.search(heading):
         return heading
     return None  # a section's title ("Long-term trends", "2.1. Caching") is no thing a claim is about
 
