@@ -925,6 +925,9 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
         "Be sure to run it against your production settings file.", "Run manage.py check --deploy", "d"
     )
     assert claim_of(groups([deploy])[0]).text == f"Run manage.py check --deploy — {deploy.quote}"
+    # Apache's directive sections: "Description: | Enables HTTP persistent connections" names no directive.
+    row = quote("Description: | Enables HTTP persistent connections", "Core > KeepAlive Directive", "core")
+    assert claim_of(groups([row])[0]).text.startswith("KeepAlive Directive — Description:")
 
 
 def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:

@@ -343,8 +343,8 @@ _CODE_NAME = re.compile(
     r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
 )
 #: A name in code inside a heading of several words: "Run manage.py check --deploy", "The cache_size pragma",
-#: "yy_scan_string() and friends" (not "2.1. Caching" nor "Long-term trends").
-_CODE_IN = re.compile(r"\w_\w|\w\(\)|(?<![\w-])--?[a-z][\w-]*|[a-z]\.[a-z]{1,4}\b")
+#: "yy_scan_string() and friends", "KeepAlive Directive" (not "2.1. Caching" nor "Long-term trends").
+_CODE_IN = re.compile(r"\w_\w|\w\(\)|(?<![\w-])--?[a-z][\w-]*|[a-z]\.[a-z]{1,4}\b|[a-z][A-Z]")
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
