@@ -12,7 +12,7 @@ found for one of the request's asks is no reason to drop that answer).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.exclusions import Exclusions
@@ -68,10 +68,13 @@ class Citation:
                 out[e.id] = thing
         return out
 
-    def choose(self, items: Sequence[Evidence], limit: int = MAX_CITED) -> list[Evidence]:
+    def choose(
+        self, items: Sequence[Evidence], limit: int = MAX_CITED, *, ruled_out: Mapping[str, str] | None = None
+    ) -> list[Evidence]:
         """What may be cited: pinned and backbone evidence, then the best answers, each judged against the
-        request (``relevance``) where it was not already; never what the request rules out."""
-        out = self.ruled_out(items)
+        request (``relevance``) where it was not already; never what the request rules out (``ruled_out``,
+        when the caller has it already)."""
+        out = self.ruled_out(items) if ruled_out is None else ruled_out
         live = [e for e in items if not e.dropped and e.id not in out]
         must = [e for e in live if e.pinned or e.backbone]
         rest = sorted((e for e in live if not (e.pinned or e.backbone)), key=lambda e: -e.score)

@@ -180,8 +180,8 @@ class ResearchRun:
         unnamed = self._unnamed(verified, texts)
         good = {e.id: e for e in verified}  # repaired quotes replace the stored ones
         ledger.replace([good.get(e.id) or e.model_copy(update={"dropped": True}) for e in ledger])
-        chosen = await asyncio.to_thread(self.citation.choose, verified)
         ruled_out = self.citation.ruled_out(verified)
+        chosen = await asyncio.to_thread(self.citation.choose, verified, ruled_out=ruled_out)
         routed = await asyncio.to_thread(
             route,
             self.template,

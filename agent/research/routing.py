@@ -71,10 +71,7 @@ def route(
         if pins:
             home = pins[0]
         else:
-            said = " ".join(e.quote for e in bundle.items)
-            ranked = sorted(
-                (s for s in findings if not s.cue or s.says_cue(said)), key=lambda s: -scores[s.id][k]
-            )
+            ranked = sorted((s for s in findings if _speaks_for(s, bundle)), key=lambda s: -scores[s.id][k])
             best_section = ranked[0] if ranked else None
             top = scores[best_section.id][k] if best_section is not None else float("-inf")
             # It serves the section when it answers the section's question, and about as well as it answers
@@ -127,9 +124,7 @@ def _fill_required(
             (
                 k
                 for k in losses
-                if target[k] >= floor
-                and losses[k] <= lift
-                and (not section.cue or section.says_cue(" ".join(e.quote for e in bundles[k].items)))
+                if target[k] >= floor and losses[k] <= lift and _speaks_for(section, bundles[k])
             ),
             key=losses.__getitem__,
         )
@@ -151,6 +146,11 @@ def _fill_required(
             for e in bundle.items:
                 home_of[e.id] = section.id
             need -= 1
+
+
+def _speaks_for(section: SectionSpec, bundle: Group) -> bool:
+    """Whether a bundle's quotes speak as the section asks (a ``cue`` section's keywords; any other: yes)."""
+    return not section.cue or section.says_cue(" ".join(e.quote for e in bundle.items))
 
 
 def _summaries(template: Template) -> set[str]:
