@@ -210,3 +210,53 @@ def test_a_page_of_links_only_is_known_as_one() -> None:
     # A page that links as much but says something of its own is a document.
     prose = "<p>" + " ".join(["Each option below changes how the shell reads history files."] * 30) + "</p>"
     assert not links_only(index.replace("</h2>", f"</h2>{prose}"))
+
+
+#: A manual generated from plain text (HAProxy's management guide is laid out this way): every description
+#: is a ``<pre>`` under the command it describes; prose, a list, a term over its indented description, an
+#: example and a shell session share one block. (Text written for this test.)
+PRE_PAGE = b"""<!DOCTYPE html><html><head><title>Proxy Management Guide</title></head><body>
+<h1>Proxy Management Guide</h1><h2>9.3. Socket commands</h2>
+<div class="keyword"><b><a href="#9.3-disable%20server">disable server</a></b>
+<span>&lt;backend&gt;</span>/<span>&lt;server&gt;</span></div><pre class="text">Mark the server DOWN for
+maintenance. In this mode, no more checks will be performed on the server
+until it leaves maintenance.
+
+The proxy needs to be started as root in order to :
+  - adjust the file descriptor limits
+  - bind to privileged port numbers
+
+commit map @&lt;ver&gt; &lt;map&gt;
+  Commit all changes made to version &lt;ver&gt; of map &lt;map&gt;, and deletes
+  all past versions.
+
+  Example :
+        $ echo "disable server app/web1" | socat stdio /var/run/proxy.sock
+
+  field      meaning
+  pxname     proxy name
+  svname     service name
+</pre><pre class="code">if (state == DOWN) {
+    notify(server);
+}</pre></body></html>"""
+
+
+def test_prose_laid_out_in_preformatted_text_reads_as_paragraphs(counter: TokenCounter) -> None:
+    """Read as code, such a manual's prose was never quoted and its reports were empty although search found
+    the answer. Prose, list items and a term over its description become text; the example, the table laid
+    out in columns and the real code stay code blocks, their lines as they were."""
+    markdown = convert_bytes(PRE_PAGE, "http://127.0.0.1/management.html").markdown
+    assert (
+        "Mark the server DOWN for maintenance. In this mode, no more checks will be performed on the server "
+        "until it leaves maintenance." in markdown
+    )
+    assert "- adjust the file descriptor limits" in markdown
+    assert "\nCommit all changes made to version" in markdown  # the description, a paragraph of its own
+    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, re.S)
+    assert any("$ echo" in block and "Example :" in block for block in fenced)
+    assert any("pxname     proxy name" in block for block in fenced)
+    assert any("notify(server);" in block for block in fenced)
+    assert not any("Mark the server" in block or "adjust the file" in block for block in fenced)
+    chunks = chunk_markdown(markdown, counter, document_id="management")
+    prose = [c for c in chunks if "Mark the server DOWN" in c.content]
+    assert prose and prose[0].chunk_type == "text"

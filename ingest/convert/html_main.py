@@ -12,9 +12,10 @@ Docling converts a page:
    the permalink marks (¶) of headings;
 3. admonitions (note, tip, warning, ... boxes) become block quotes whose title is bold text, so they no
    longer open a section that swallows the ones after it;
-4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks),
-   and a definition list nested in a definition stands in a block of its own (Docling drops the text of
-   a definition that holds one);
+4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks);
+   the blocks of one that read as prose become paragraphs, list items and terms (``pre_prose``); a
+   definition list nested in a definition stands in a block of its own (Docling drops the text of a
+   definition that holds one);
 5. every heading is rooted under the page's title: when the page has several top-level headings (a
    reference page's "Synopsis", "Description", ...), its title becomes the one top heading and the rest
    move down a level.
@@ -32,6 +33,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 from lxml import html as lxml_html
+
+from sleuth.ingest.convert.pre_prose import Part, prose_parts
 
 _MAIN_SELECTORS = (
     "//main",
@@ -333,11 +336,44 @@ def _admonitions(main: lxml_html.HtmlElement, removed: Counter[str]) -> None:
 
 
 def _preformatted(main: lxml_html.HtmlElement) -> None:
-    for pre in main.iter("pre"):
+    for pre in list(main.iter("pre")):
         text = pre.text_content()
         for child in list(pre):
             pre.remove(child)
         pre.text = text
+        parts = prose_parts(text)
+        if parts is not None and pre.getparent() is not None:
+            _as_prose(pre, parts)
+
+
+def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
+    """Put the elements the ``<pre>`` reads as (``pre_prose``) in its place, in order."""
+    elements: list[lxml_html.HtmlElement] = []
+    for part in parts:
+        if not part.pieces:
+            kept = etree.Element("pre")
+            kept.text = part.text
+            elements.append(kept)
+            continue
+        listing: lxml_html.HtmlElement | None = None
+        for piece in part.pieces:
+            if piece.kind == "item":
+                if listing is None:
+                    listing = etree.Element("ul")
+                    elements.append(listing)
+                etree.SubElement(listing, "li").text = piece.text
+                continue
+            listing = None
+            paragraph = etree.Element("p")
+            paragraph.text = piece.text
+            elements.append(paragraph)
+    parent = pre.getparent()
+    assert parent is not None
+    at = parent.index(pre)
+    elements[-1].tail = pre.tail
+    parent.remove(pre)
+    for offset, element in enumerate(elements):
+        parent.insert(at + offset, element)
 
 
 #: Inline code elements whose markup inside is dropped (kept as its text).
