@@ -1183,3 +1183,57 @@ def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> No
     assert hedge.id in {e.id for e in routed["open_questions"]}
     assert brief.section("open_questions").says_cue("This remains unclear.")
     assert not brief.section("open_questions").says_cue("smtp_max_unknown_commands is 3")
+
+
+def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
+    # HAProxy's management guide sets each command on a line of its own over its description: "Mark the
+    # server DOWN for maintenance." alone says nothing of which command does it.
+    text = readable(
+        "[**disable server**](#9.3-disable%20server) &lt;backend&gt;/&lt;server&gt;\n\n"
+        "Mark the server DOWN for maintenance. In this mode, no more checks will be performed on the server "
+        "until it leaves maintenance.\n\n"
+        'In the statistics page, a server DOWN for maintenance will appear with a "MAINT" status.'
+    )
+    quotes = quoted(text)
+    assert any(q.startswith("disable server <backend>/<server>\n\nMark the server DOWN") for q in quotes)
+    assert not any(q.startswith("Mark the server") for q in quotes)
+    claim = one_line(next(q for q in quotes if q.startswith("disable server")))
+    assert claim.startswith("disable server <backend>/<server> — Mark the server DOWN for maintenance.")
+    # A term's choices in brackets are no table's cells.
+    state = one_line(
+        "set server <backend>/<server> state [ ready | drain | maint ]\n\nForce a server's state."
+    )
+    assert state == "set server <backend>/<server> state [ ready | drain | maint ] — Force a server's state."
+    # A paragraph further down is no description of the term; a title over a paragraph is no term either.
+    assert any(q.startswith("In the statistics page") for q in quotes)
+    titled = readable("Planning the migration\n\nMark every server that takes traffic before you begin.")
+    assert not any(q.startswith("Planning") for q in quoted(titled))
+
+
+def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
+    # Two questions' quotes of one paragraph overlap ("For agent checks ... before removal." and "The agent
+    # should be first deactivated ... before removal. It may be possible ..."): one claim, not the shared
+    # sentence twice; a paragraph after a sentence reads on after a space, not a semicolon.
+    shared = (
+        'The agent should be first deactivated via "disable agent" to be able to put the server in the '
+        "required maintenance mode before removal."
+    )
+    first = Evidence(
+        id="E1",
+        chunk_id="c",
+        document_id="d",
+        quote=f'For agent checks, use the "agent-check" keyword and the "enable agent" command. {shared}',
+        score=4.0,
+    )
+    second = Evidence(
+        id="E2",
+        chunk_id="c",
+        document_id="d",
+        quote=f"{shared}\n\nIt may be possible to reach the fd limit when using many dynamic servers.",
+        score=3.0,
+    )
+    found = groups([first, second])
+    assert len(found) == 1 and {e.id for e in found[0].items} == {"E1", "E2"}
+    assert one_line(second.quote) == (
+        f"{shared} It may be possible to reach the fd limit when using many dynamic servers."
+    )

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sleuth.agent.research.request import understand
+from sleuth.ingest.convert import convert_file
 from sleuth.ingest.visible import visible_text
 from tests.test_cli import REPO, run
 
@@ -517,3 +518,22 @@ def test_what_a_request_rules_out_is_never_cited(sample: Path) -> None:
     assert summary["claims"]
     # The report still names the sources the request may hear about.
     assert {"renewable_energy", "hydroelectricity"} & {e["document_id"] for e in report["evidence"]}
+
+
+def test_a_manual_laid_out_as_preformatted_text_is_answered(tmp_path: Path) -> None:
+    """A manual whose prose stands in ``<pre>`` blocks (HAProxy's layout) was all code blocks after
+    conversion: nothing in it was quoted, and the report was empty although search found the answer. Its
+    prose now reads as text, and a description is quoted with the command line above it."""
+    manual = REPO / "tests" / "data" / "plaintext"
+    done = run(["ingest", str(manual), "--index", str(tmp_path / "index")], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    question = "How do I take one server out of rotation for maintenance without restarting the proxy?"
+    report = _research(tmp_path, question, "--template", "brief")
+    summary = next(s for s in report["sections"] if s["id"] == "answer")
+    assert summary["status"] == "supported", summary
+    claims = [c["text"] for s in report["sections"] for c in s["claims"]]
+    assert any(c.startswith("pause server <pool>/<server> — Put the server in maintenance.") for c in claims)
+    assert not any(c.startswith("Put the server in maintenance") for c in claims)
+    page = visible_text(convert_file(manual / "proxy-management.html").markdown).text
+    for e in report["evidence"]:
+        assert " ".join(e["quote"].split()) in " ".join(page.split())  # verbatim, as a reader sees the page

@@ -187,7 +187,61 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
         else:
             weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
             out.append(Group([item], terms, weight, {item.document_key}, weight=_weight(item)))
-    return out
+    return _overlaps_merged(out)
+
+
+def _overlaps_merged(out: list[Group]) -> list[Group]:
+    """Groups one of whose quotes stands whole in a quote of another group made one: a quote that takes in
+    two others ("For agent checks, use ... before removal. It may be possible ...") joins the group of the
+    first it meets, and the other one's group would repeat its sentences as a claim of its own."""
+    merged: list[Group] = []
+    for group in out:
+        into = next((g for g in merged if _overlap(g, group)), None)
+        if into is None:
+            merged.append(group)
+            continue
+        first, second = (into, group) if into.score >= group.score else (group, into)
+        into.items = [*first.items, *second.items]
+        into.terms = first.terms
+        into.score, into.weight = max(into.score, group.score), max(into.weight, group.weight)
+        into.documents |= group.documents
+    return merged
+
+
+def _overlap(a: Group, b: Group) -> bool:
+    return any(
+        _within(x.core or x.quote, y.quote) or _within(y.core or y.quote, x.quote) or _share_a_sentence(x, y)
+        for x in a.items
+        for y in b.items
+    )
+
+
+def _share_a_sentence(a: Evidence, b: Evidence) -> bool:
+    """Two quotes of one passage that overlap: a sentence of one (of a few words at least) stands in the
+    other ("For agent checks, ... before removal." and "The agent should be first deactivated ... before
+    removal. It may be possible ...")."""
+    if a.chunk_id != b.chunk_id or a.id == b.id or _named_apart(a, b):
+        return False
+    other = " ".join(b.quote.split())
+    return any(
+        len(sentence.split()) >= OVERLAP_WORDS and sentence in other
+        for sentence in _SENTENCE_BREAK.split(" ".join(a.quote.split()))
+    )
+
+
+def _named_apart(a: Evidence, b: Evidence) -> bool:
+    """Two quotes that each name the term they describe, two different terms: two terms' descriptions may
+    end on one sentence and still be about two things (zsh's SAVEHIST and HISTSIZE)."""
+    named_a, named_b = subject_named(a), subject_named(b)
+    if named_a is None or named_b is None:
+        return False
+    x, y = named_a.casefold(), named_b.casefold()
+    return x not in y and y not in x
+
+
+#: A sentence of at least this many words that two quotes of one passage share makes them one claim.
+OVERLAP_WORDS = 6
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 
 def _about_the_same(a: Evidence, b: Evidence) -> bool:
@@ -463,7 +517,7 @@ def flat(text: str) -> str:
 def _one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
     joined = lines[0] if lines else ""
-    if len(lines) > 1 and " | " not in joined and not joined.endswith(_STOPS) and not _runs_on(joined):
+    if len(lines) > 1 and not _a_row(joined) and not joined.endswith(_STOPS) and not _runs_on(joined):
         # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
         # "mod_ratelimit — Bandwidth Rate Limiting for Clients"); several names of one option are one term
         # ("-u, --include-untracked — When used with ...").
@@ -476,11 +530,35 @@ def _one_line(quote: str) -> str:
         joined = f"{term} — {lines[terms].removeprefix('• ')}"
         lines = lines[terms:]
     for before, line in pairwise(lines):
-        joined += (" " if joined.endswith((":", ";", ",")) or _runs_on(before) else "; ") + line
+        joined += (" " if _goes_on(joined, before, line) else "; ") + line
     return joined
 
 
+def _goes_on(joined: str, before: str, line: str) -> bool:
+    """Whether ``line`` reads on after ``before`` with a space: after a lead-in or a clause, after a
+    sentence going on, or a paragraph of sentences after a paragraph's last sentence (items and rows are
+    set apart by semicolons)."""
+    if joined.endswith((":", ";", ",")) or _runs_on(before):
+        return True
+    return (
+        before.endswith((".", "!", "?"))
+        and not before.startswith("• ")
+        and not line.startswith("• ")
+        and " | " not in before + line
+        and line[:1].isupper()
+    )
+
+
 _STOPS = (".", ":", ";", ",", "!", "?")
+_BRACKETED = re.compile(r"\[[^\]]*\]")
+
+
+def _a_row(line: str) -> bool:
+    """A table's row: cells set apart by bars (a term's choices in brackets, "state [ ready | drain | maint
+    ]", are no cells)."""
+    return " | " in _BRACKETED.sub("", line)
+
+
 #: Words a title never ends on but a sentence that goes on into the code under it does ("Associative
 #: arrays are created using" / "declare -A name").
 _RUNS_ON = STOPWORDS | {"using"}
