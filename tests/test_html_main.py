@@ -260,3 +260,56 @@ def test_prose_laid_out_in_preformatted_text_reads_as_paragraphs(counter: TokenC
     chunks = chunk_markdown(markdown, counter, document_id="management")
     prose = [c for c in chunks if "Mark the server DOWN" in c.content]
     assert prose and prose[0].chunk_type == "text"
+
+
+#: A manual page rendered as preformatted text (Postfix's HTML manual pages are laid out this way): section
+#: names in capitals, justified and hyphenated lines, tagged paragraphs with the tag beside the text,
+#: parameters with their defaults over their descriptions. (Text written for this test.)
+MAN_PAGE = b"""<html><head><title>Relay manual - spoold(8)</title></head><body><pre>
+SPOOLD(8)                                                            SPOOLD(8)
+
+<b>NAME</b>
+       spoold - relay spool manager
+
+<b>DESCRIPTION</b>
+       The  <a href="s.html"><b>spoold</b>(8)</a>  daemon  awaits  the arrival of incoming mail and arranges
+       for its delivery. Mail addressed to the local double-bounce address is
+       logged and dis-
+       carded.
+
+       The <b>spoold</b>(8) daemon maintains the following queues:
+
+       <b>incoming</b>
+              Inbound mail from the network, or mail picked up by the local
+              pickup(8) daemon.
+
+       <b>hold</b>   Messages that are kept "on hold" are  kept  here  until  someone
+              sets them free.
+
+<b>CONFIGURATION PARAMETERS</b>
+       <b>spool_clog_warn_time (300s)</b>
+              The minimal delay between warnings that a  specific  destination
+              is clogging up the active queue; see $spool_directory.
+
+<b>SEE ALSO</b>
+       pickup(8), local pickup
+       postconf(5), configuration parameters
+</pre></body></html>"""
+
+
+def test_a_manual_page_in_preformatted_text_reads_as_sections_and_terms() -> None:
+    markdown = convert_bytes(MAN_PAGE, "http://127.0.0.1/spoold.8.html").markdown
+    assert "## DESCRIPTION" in markdown and "## CONFIGURATION PARAMETERS" in markdown
+    # Justified lines read with single spaces, a word hyphenated at a line's end whole again.
+    assert (
+        "The spoold(8) daemon awaits the arrival of incoming mail and arranges for its delivery." in markdown
+    )
+    assert "logged and discarded." in markdown
+    # A tag beside its text and a parameter with its default stand over their descriptions.
+    assert (
+        '\nhold\n\nMessages that are kept "on hold" are kept here until someone sets them free.' in markdown
+    )
+    assert "spool\\_clog\\_warn\\_time (300s)\n\nThe minimal delay between warnings" in markdown
+    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, re.S)
+    assert any("postconf(5), configuration parameters" in block for block in fenced)
+    assert not any("Inbound mail" in block for block in fenced)

@@ -364,7 +364,7 @@ def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
                 etree.SubElement(listing, "li").text = piece.text
                 continue
             listing = None
-            paragraph = etree.Element("p")
+            paragraph = etree.Element("h6" if piece.kind == "heading" else "p")
             paragraph.text = piece.text
             elements.append(paragraph)
     parent = pre.getparent()

@@ -23,16 +23,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: A word of prose: letters (an apostrophe or hyphen inside), with quotes, brackets and punctuation around.
-_WORD = re.compile(r"^[\"'(\[“‘]*[A-Za-z][A-Za-z'’-]*[\"')\].,;:!?”’]*$")
+#: A word of prose: letters (an apostrophe or hyphen inside; a manual page's "cleanup(8)") or a number,
+#: with quotes, brackets and punctuation around.
+_WORD = re.compile(r"^[\"'(\[“‘]*(?:[A-Za-z][A-Za-z'’-]*(?:\(\d\w{0,3}\))?|\d[\d.,]*%?)[\"')\].,;:!?”’]*$")
 #: Share of a run's words that must be words of prose.
 PROSE_SHARE = 0.8
 #: What code, a shell session or a configuration shows and prose does not.
-_CODE_MARK = re.compile(r"[{}=$\\|`]|::|->|=>|//|&&|\w\(|\"\"\"|\'\'\'|\s{2}#\s")
-_CODE_LINE = re.compile(r"^(?:#|//|--|;|/\*|\*(?!\s*\w)|>|\$|%|\.\.|[-+]{1,2}(?=[^\s-]))")
+#: (A name followed by a parenthesis is a call; a manual page's section number is none: "cleanup(8)".)
+#: (A parameter's value "$myhostname" and a quote in the old style, "`-'", are prose's too.)
+_CODE_MARK = re.compile(r"[{}=\\|]|\$\(|`[^`']*`|::|->|=>|//|&&|\w\((?!\d\w{0,3}\))|\"\"\"|\'\'\'")
+_CODE_LINE = re.compile(r"^(?:#|//|--|;|/\*|\*(?!\s*\w)|>|\$|%|\.\.)|\S\s{2,}(?:#|//)\s")
+#: A line that opens with a sign against its text: a diff's line, or an option ("-c config_dir") when it
+#: stands over its description.
+_SIGNED = re.compile(r"^[-+]{1,2}[^\s-]")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
-#: Columns: a run of spaces inside a line lays out a table, not a sentence.
-_COLUMNS = re.compile(r"\S {3,}\S")
+#: A run of spaces inside a line: between a table's columns (aligned from line to line), or a justified
+#: line's spread words (a manual page's "Transform  envelope  and   the   standard").
+_GAP = re.compile(r"(?<=\S) {3,}(?=\S)")
 _ITEM = re.compile(r"^(\s*)(?:[-*•o+]|\d{1,2}[.)]|[a-z][.)])\s+\S")
 _SENTENCE_END = re.compile(r"[.!?:][\"')”’]*$")
 #: Share of a run's words in capitals above which it reads as SQL or constants ("GRANT EXECUTE ON ...").
@@ -40,13 +47,16 @@ CAPITALS_SHARE = 0.25
 #: A paragraph of one line, in a block of its own, reads as prose only with this share of prose words (a
 #: line of code with a sentence in its string: 'Header set MyHeader "Hello Joe. It took %D ..."').
 ONE_LINE_SHARE = 0.9
+#: A manual page's section heading: "DESCRIPTION", "CONFIGURATION PARAMETERS".
+_CAPITALS_TITLE = re.compile(r"^[A-Z][A-Z ]{2,}[A-Z]$")
 #: A term line: short, and not a sentence.
 TERM_WORDS = 8
 
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """One element a block reads as: ``kind`` is "paragraph", "item" or "term"; ``text`` its words joined."""
+    """One element a block reads as: ``kind`` is "paragraph", "item", "term" or "heading" (a term in
+    capitals over its text, as a manual page's sections are: "DESCRIPTION"); ``text`` its words joined."""
 
     kind: str
     text: str
@@ -84,7 +94,12 @@ def prose_parts(text: str) -> list[Part] | None:
 def _read(lines: list[str]) -> list[Piece] | None:
     """The block's pieces, or None unless every line of it belongs to a piece that reads as prose."""
     lines = [line.rstrip() for line in lines if line.strip()]
-    if not lines or any(_COLUMNS.search(line.strip()) or _CODE_LINE.match(line.lstrip()) for line in lines):
+    if not lines or _columns(lines) or any(_CODE_LINE.search(line.lstrip()) for line in lines):
+        return None
+    if any(
+        _SIGNED.match(line.lstrip()) and not (n + 1 < len(lines) and _indent(lines[n + 1]) > _indent(line))
+        for n, line in enumerate(lines)
+    ):
         return None
     pieces: list[Piece] = []
     i = 0
@@ -95,14 +110,26 @@ def _read(lines: list[str]) -> list[Piece] | None:
         if item:  # the item's continuation lines are indented past its bullet
             while j < len(lines) and not _ITEM.match(lines[j]) and _indent(lines[j]) > indent:
                 j += 1
-        elif j < len(lines) and _indent(lines[j]) > indent and _term(lines[i]):
-            pieces.append(Piece("term", lines[i].strip()))
-            i = j
+        elif (
+            j < len(lines)
+            and _indent(lines[j]) > indent
+            and (split := _term_beside(lines[i], _indent(lines[j]))) is not None
+        ):
+            # A term and the start of its description on one line, the description's lines under it
+            # (a manual page's tagged paragraph: "active Messages that the queue manager has ...").
+            pieces.append(Piece("term", split[0]))
+            lines = [*lines[:i], " " * _indent(lines[j]) + split[1], *lines[j:]]
             continue
         else:
             while j < len(lines) and _indent(lines[j]) == indent and not _ITEM.match(lines[j]):
                 j += 1
-        joined = " ".join(line.strip() for line in lines[i:j])
+            if j < len(lines) and _indent(lines[j]) > indent and _term(term := _joined(lines[i:j])):
+                # A term over its more indented description (on two lines when long: a manual page's
+                # "transport_destination_concurrency_limit ($default_destination_concur-" / "rency_limit)").
+                pieces.append(Piece("heading" if _CAPITALS_TITLE.match(term) else "term", term))
+                i = j
+                continue
+        joined = _joined(lines[i:j])
         if item:
             joined = _unbullet(joined)
         alone = len(lines) == 1
@@ -111,10 +138,53 @@ def _read(lines: list[str]) -> list[Piece] | None:
         pieces.append(Piece("item" if item else "paragraph", joined))
         i = j
     described = all(
-        p.kind != "term" or (n + 1 < len(pieces) and pieces[n + 1].kind == "paragraph")
+        p.kind not in ("term", "heading") or (n + 1 < len(pieces) and pieces[n + 1].kind in _UNDER[p.kind])
         for n, p in enumerate(pieces)
     )  # a term is the name of the paragraph under it: a path over a listing is no term
-    return pieces if described and any(p.kind != "term" for p in pieces) else None
+    return pieces if described and any(p.kind in ("paragraph", "item") for p in pieces) else None
+
+
+#: What stands under a term (its description) and under a heading (a paragraph or the first term).
+_UNDER = {"term": ("paragraph",), "heading": ("paragraph", "term")}
+
+
+def _columns(lines: list[str]) -> bool:
+    """A table laid out in columns: a line of one row with a gap in it, or gaps that end at one column on
+    two lines (the next column starts there); a justified paragraph's gaps fall anywhere."""
+    ends = [{m.end() for m in _GAP.finditer(line)} for line in lines]
+    if len(lines) == 1:
+        return bool(ends[0])
+    seen: set[int] = set()
+    for found in ends:
+        if found & seen:
+            return True
+        seen |= found
+    return False
+
+
+def _term_beside(line: str, column: int) -> tuple[str, str] | None:
+    """``line`` split into a term of one word and the description that starts at ``column`` beside it."""
+    term, rest = line[:column], line[column:]
+    if not term[-1:].isspace() or not rest[:1].strip() or len(term.split()) != 1 or len(rest.split()) < 3:
+        return None
+    return term.strip(), rest
+
+
+def _joined(lines: list[str]) -> str:
+    """A run's lines as one line of text: words set apart by one space (a justified line's spread too), a
+    word hyphenated at a line's end joined again ("dis-" / "carded": "discarded")."""
+    text = ""
+    for line in lines:
+        words = " ".join(line.split())
+        if _HYPHENATED.search(text) and _LOWER_START.match(words):
+            text = text[:-1] + words
+        else:
+            text = f"{text} {words}" if text else words
+    return text
+
+
+_HYPHENATED = re.compile(r"[a-z]{2}-$")
+_LOWER_START = re.compile(r"[a-z]{2}")
 
 
 def _unbullet(text: str) -> str:
@@ -128,7 +198,7 @@ def _indent(line: str) -> int:
 def _term(line: str) -> bool:
     """A short line that names something (a command with its arguments), not a sentence."""
     text = line.strip()
-    return len(text.split()) <= TERM_WORDS and not text.endswith((".", "!", "?", ",", ";"))
+    return len(text.split()) <= TERM_WORDS and not text.endswith((".", "!", "?", ",", ";", ":"))
 
 
 def _prose(text: str, *, whole: bool, share: float = PROSE_SHARE) -> bool:
