@@ -10,18 +10,22 @@ between blank lines) is read line by line:
   paragraph, its lines joined;
 - lines that open with a bullet or a number ("  - adjust the file descriptor limits") and their indented
   continuations are list items, when they read as prose too;
-- one short line above a more indented description ("commit acl @<ver> <acl>" over "  Commit all changes
-  made to version <ver> ...") is the term that description defines, a paragraph of its own;
+- a short line above a more indented description ("commit acl @<ver> <acl>" over "  Commit all changes
+  made to version <ver> ...", a manual page's "minimal_backoff_time (300s)" over its text) is the term
+  that description defines, a paragraph of its own; a tag beside the first line of its text ("hold   Messages
+  that are kept ...") is split off as one; a term in capitals ("DESCRIPTION") is a heading;
 
 and a block becomes those elements only when every run in it does; any other block (an example, a shell
-session, a table laid out in columns, a configuration) stays preformatted, as it was. What a quote holds is
-the same words either way: only the line breaks of the prose become spaces.
+session, a table laid out in columns, a configuration) stays preformatted, as it was. A quote holds the
+same words either way: line breaks become spaces, a justified line's spread words are set apart by one
+space, and a word hyphenated at a line's end is whole again.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 #: A word of prose: letters (an apostrophe or hyphen inside; a manual page's "cleanup(8)") or a number,
 #: with quotes, brackets and punctuation around.
@@ -58,7 +62,7 @@ class Piece:
     """One element a block reads as: ``kind`` is "paragraph", "item", "term" or "heading" (a term in
     capitals over its text, as a manual page's sections are: "DESCRIPTION"); ``text`` its words joined."""
 
-    kind: str
+    kind: Literal["paragraph", "item", "term", "heading"]
     text: str
 
 
