@@ -41,6 +41,24 @@ from sleuth.agent.research.request import classify, understand
             ["Dovecot"],
             "Explain how to configure the plaintext authenticator.",
         ),
+        # A verb's -ing form opens an action; how or where ("by hand or from cron") is no part of the thing;
+        # a spaced dash ends the directive's clause; an aside in brackets is no item of the list.
+        (
+            "Please do not propose running dnssec-keygen and dnssec-signzone by hand or from cron - we have "
+            "been bitten by expired signatures before.",
+            ["dnssec-keygen", "dnssec-signzone"],
+            "We have been bitten by expired signatures before.",
+        ),
+        (
+            "Constraints: do not suggest turning recursion off - our customers depend on these servers.",
+            ["recursion off"],
+            "Constraints: our customers depend on these servers.",
+        ),
+        (
+            "Please do not suggest separate internal and external (bastion host) name servers.",
+            ["separate internal", "external name servers"],
+            "",
+        ),
         # Conditions on the answer, questions and descriptions rule nothing out; nor do names too short to
         # tell from ordinary words.
         ("How do I avoid data loss without downtime?", [], "How do I avoid data loss without downtime?"),
@@ -108,3 +126,7 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
     action = Exclusions(ruled_out("Don't tell me to change DNS."))
     assert action.about("The lookup is done by the dnslookup router.", heading="DNS lookups") is None
     assert action.about("DNS records can be changed at the registrar.") == "DNS"
+    # Two things ruled out, each named once in a quote, are what it is about.
+    tools = Exclusions(ruled_out("Please do not propose running dnssec-keygen and dnssec-signzone by hand."))
+    assert tools.about("Manual — using the tools dnssec-keygen to create keys and dnssec-signzone to sign.")
+    assert tools.about("Keys for a zone can be created ahead of time with dnssec-keygen if need be.") is None

@@ -29,7 +29,7 @@ _RULES_OUT = re.compile(
     r"want\s+to\s+use|bother\s+with)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending))"
-    r"\s+(?P<things>(?:[^.;:!?()]|(?<=\d)\.(?=\d))+)",
+    r"\s+(?P<things>(?:(?!\s[-–—]\s)[^.;:!?]|(?<=\d)\.(?=\d))+)",
     re.I,
 )
 #: What may stand before a directive: nothing (it opens the sentence), a clause's punctuation, or a word that
@@ -44,7 +44,12 @@ _VERBS = frozenset(
     """change add route use using install set enable run configure switch move deploy buy upgrade migrate
     rewrite call send write build replace edit touch modify suggest recommend propose mention""".split()
 )
-_AFTER_VERB = frozenset("to through via with into on in onto for by of".split())
+_AFTER_VERB = frozenset("to through via with into on in onto for by of up".split())
+#: A verb's -ing form that opens a ruled-out action ("running", "setting"); not a name ("Sing", "Ring").
+_GERUND = re.compile(r"^[a-z]{3,}ing$")
+#: Words that open how, where or when after a thing ("by hand", "from cron", "in production").
+_HOW = frozenset("by from in on at via through with without during within".split())
+_PARENTHESES = re.compile(r"\([^()]*\)")
 #: What says why, or which, after the things ruled out.
 _REASON = re.compile(
     r"\s+(?:because|since|unless|which|that|who|due\s+to|so|as|when|if|given|for\s+(?:this|that|our|the))\b",
@@ -75,16 +80,20 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
     for m in _RULES_OUT.finditer(sentence):
         if not _CLAUSE_START.search(sentence[: m.start()].rstrip()):
             continue
-        text = m.group("things")
+        # An aside in brackets is no item of the list ("separate internal and external (bastion host) name
+        # servers"); blanked, not cut, so that where the things end stays where it is in the sentence.
+        text = _PARENTHESES.sub(lambda b: " " * len(b.group()), m.group("things"))
         reason = _REASON.search(text)
         parts = _SEPARATOR.split(text[: reason.start()] if reason else text)
         ruled: list[Ruled] = []
         end, offset = m.start("things"), m.start("things")
         for k in range(0, len(parts), 2):
-            item = _thing(parts[k])
-            if item is None:
+            opening = parts[k].split()[:1]
+            item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k])
+            if item is None and not (opening and opening[0].casefold() in _HOW and ruled):
                 break  # the list ends at what is no thing: the rest of the sentence is the rest
-            ruled.append(item)
+            if item is not None:  # (not "or from cron": another how of the thing before it)
+                ruled.append(item)
             end = offset + len(parts[k].rstrip())
             offset += len(parts[k]) + (len(parts[k + 1]) if k + 1 < len(parts) else 0)
         else:
@@ -97,9 +106,15 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
 def _thing(item: str) -> Ruled | None:
     kept = item.split()
     action = False
-    while kept and (kept[0].casefold() in _ARTICLES or kept[0].casefold() in _VERBS | _AFTER_VERB):
-        action = action or kept[0].casefold() in _VERBS
+    while kept and (
+        kept[0].casefold() in _ARTICLES
+        or kept[0].casefold() in _VERBS | _AFTER_VERB
+        or (len(kept) > 1 and _GERUND.match(kept[0]))  # "running dnssec-keygen", "setting up ..."
+    ):
+        action = action or kept[0].casefold() in _VERBS or _GERUND.match(kept[0]) is not None
         kept = kept[1:]
+    cut = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
+    kept = kept[:cut]  # "dnssec-signzone by hand or from cron": how or where is no part of the thing
     if not kept or len(kept) > MAX_WORDS or _CLAUSE.search(" ".join(kept)):
         return None  # "compctl, it is deprecated": the second is a clause, not a thing
     thing = " ".join(kept).strip(" \"'“”‘’")
@@ -117,6 +132,7 @@ def remainder(sentence: str) -> str:
         kept = f"{kept[:start]} {kept[end:]}"
     kept = re.sub(r"\s+([,;:.!?])", r"\1", " ".join(kept.split()))
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
+    kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
     kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?=[.!?]?$)", "", kept).strip()
     return kept[:1].upper() + kept[1:]
 
@@ -183,13 +199,18 @@ class Exclusions:
         ("don't tell me to change DNS") rules out the passages that open with it or name it twice, never a
         whole chapter about DNS."""
         text = _normal(quote)
+        named: list[str] = []
         for ruled, forms in self._forms:
             if not ruled.action and any(self._is_about(label, ruled, forms) for label in (heading, title)):
                 return ruled.thing
             at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
             if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS):
                 return ruled.thing
-        return None
+            if at and not ruled.action:
+                named.append(ruled.thing)
+        # Two things ruled out, each named once, are what the passage is about ("using the tools
+        # dnssec-keygen to create the keys and dnssec-signzone to sign the zone").
+        return named[0] if len(named) >= 2 else None
 
     @staticmethod
     def _is_about(label: str | None, ruled: Ruled, forms: Sequence[str]) -> bool:
