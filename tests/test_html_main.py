@@ -313,3 +313,27 @@ def test_a_manual_page_in_preformatted_text_reads_as_sections_and_terms() -> Non
     fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, re.S)
     assert any("postconf(5), configuration parameters" in block for block in fenced)
     assert not any("Inbound mail" in block for block in fenced)
+
+
+def test_an_entry_whose_description_holds_several_blocks_is_a_section_in_order() -> None:
+    """Sphinx sets each statement of a reference as a definition list entry (BIND's manual, Python's):
+    Docling read the description as one line and moved its list after all its paragraphs, so "The default
+    size limit is:" read on with the sentence after the list, a false statement quoted verbatim. (Text
+    written for this test.)"""
+    page = b"""<html><head><title>Grammar</title></head><body><h1>Grammar</h1><h2>Resource limits</h2>
+<dl class="statement"><dt id="cache-size">cache-size<a class="headerlink" href="#cache-size">\xc2\xb6</a></dt>
+<dd><p>Sets the largest amount of memory a cache may use.</p>
+<p>The default size limit for each cache is:</p>
+<blockquote><div><ul><li><p>90% of physical memory with recursion on, or</p></li>
+<li><p>2 MB with recursion off.</p></li></ul></div></blockquote>
+<p>Any positive value smaller than 2 MB is reset to 2 MB.</p></dd></dl>
+<dl class="statement"><dt id="cache-ttl">cache-ttl</dt><dd><p>Sets how long a record is kept.</p></dd></dl>
+<dl class="simple"><dt>on</dt><dd>enabled</dd><dt>off</dt><dd>disabled</dd></dl>
+<h2>Logging</h2><dl><dt>severity</dt><dd><p>How much is logged.</p></dd></dl></body></html>"""
+    markdown = convert_bytes(page, "http://127.0.0.1/grammar.html").markdown
+    assert "### cache-size\n" in markdown and "### cache-ttl\n" in markdown  # beside a section: a section
+    size = markdown.index("The default size limit for each cache is:")
+    assert size < markdown.index("90% of physical memory") < markdown.index("Any positive value smaller")
+    assert "The default size limit for each cache is: Any positive" not in markdown
+    # A list of short definitions in a section of its own stays a list.
+    assert "### severity" not in markdown and "severity" in markdown

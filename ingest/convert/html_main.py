@@ -15,7 +15,8 @@ Docling converts a page:
 4. preformatted blocks keep their text only (inline markup inside ``<pre>`` breaks Docling's code blocks);
    the blocks of one that read as prose become paragraphs, list items and terms (``pre_prose``); a
    definition list nested in a definition stands in a block of its own (Docling drops the text of a
-   definition that holds one);
+   definition that holds one); an entry whose description holds several blocks is a section of its own,
+   its term a heading (``html_entries``);
 5. every heading is rooted under the page's title: when the page has several top-level headings (a
    reference page's "Synopsis", "Description", ...), its title becomes the one top heading and the rest
    move down a level.
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml import html as lxml_html
 
+from sleuth.ingest.convert.html_entries import entries_as_sections
 from sleuth.ingest.convert.pre_prose import Part, prose_parts
 
 _MAIN_SELECTORS = (
@@ -180,6 +182,8 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
     _preformatted(main)
     _inline_code(main)
     _glued_inline(main)
+    if turned := entries_as_sections(main):
+        removed["reference entries as sections"] += turned
     _nested_definitions(main)
     _root_headings(main, title, removed)
     body = etree.tostring(main, encoding="unicode", method="html")
