@@ -27,7 +27,9 @@ from tokenizers import Encoding
 from sleuth.ingest.markdown_tree import Element, ElementKind, ParsedDocument, Section, parse_markdown
 from sleuth.ingest.models import Chunk, ChunkType
 from sleuth.ingest.splitting import Piece, split_element
+from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.tokens import TokenCounter, TokenSpans
+from sleuth.ingest.visible import visible_text
 from sleuth.ingest.windows import SOFT_CHARS, bounded_lines, markdown_windows
 
 _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
@@ -38,7 +40,8 @@ _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
 #: Bump when the same Markdown would be cut differently (indexes re-chunk what they hold).
 #: 2026.11.1: a code block or list of at most a share of the limit reads with the prose around it.
 #: 2026.11.27: so does a table of one record (a header, its rule, one row).
-CHUNKER_VERSION = "2026.11.27"
+#: 2026.11.27.2: a term line joins what comes before it only with its description.
+CHUNKER_VERSION = "2026.11.27.2"
 _ID_NAMESPACE = uuid.UUID("6f1c3c2e-5d0b-4f5e-9a57-8f1b2b7f0c11")
 _WORD_START = re.compile(r"\s\S")
 
@@ -120,9 +123,10 @@ def _assemble(doc: ParsedDocument, counter: TokenCounter, limit: int) -> list[_D
     draft: _Draft | None = None
     for at, ((section, element), encoding) in enumerate(zip(elements, encodings, strict=True)):
         n = len(encoding)
-        # A record (a table of one row) joins what comes before it only when what describes it, after it,
-        # fits too: the row and its description are one thing to find.
-        then = len(encodings[at + 1]) if kind_of(element) == "table" and at + 1 < len(elements) else 0
+        # A record (a table of one row) or a term line ("-q", "disable server <backend>/<server>") joins
+        # what comes before it only when what describes it, after it, fits too: the term and its
+        # description are one thing to find, and the description alone names nothing.
+        then = len(encodings[at + 1]) if at + 1 < len(elements) and _names_the_next(element, n) else 0
         kind = kind_of(element)
         is_heading = element.kind is ElementKind.HEADING
         leads_in = (
@@ -203,6 +207,21 @@ SMALL_SHARE = 8
 #: record: Exim's "acl_smtp_rcpt | Use: main | Type: string | Default: unset" over the paragraph that
 #: describes the option is one thing to find, as a small code block or list over its description is.
 RECORD_LINES = 3
+
+
+def _names_the_next(element: Element, tokens: int) -> bool:
+    """A record (a table of one row) or a term line: what the element after it describes."""
+    if kind_of(element) == "table":
+        return True
+    return (
+        element.kind is ElementKind.PARAGRAPH
+        and tokens <= TERM_TOKENS
+        and is_term_line(visible_text(element.text).text)
+    )
+
+
+#: A term line is at most this many tokens (a command with its arguments).
+TERM_TOKENS = 40
 
 
 def kind_of(element: Element) -> ChunkType:

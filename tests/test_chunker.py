@@ -69,6 +69,13 @@ def test_small_neighbours_merge_but_types_stay_apart(counter: TokenCounter) -> N
     filler = " ".join(["Some words of prose here."] * 16)
     apart = chunk_markdown(f"# S\n\n{filler}\n\n{record}\n\n{about}\n", counter, max_tokens=128)
     assert apart[-1].content == f"{record}\n\n{about}"
+    # So does a term line over its description (a manual page's "-q", HAProxy's commands); a title does not.
+    described = "Attempt to deliver all queued mail. This is implemented by executing the postqueue command."
+    longer = " ".join(["Some words of prose here."] * 19)
+    term = chunk_markdown(f"# S\n\n{longer}\n\n-q\n\n{described}\n", counter, max_tokens=128)
+    assert term[-1].content == f"-q\n\n{described}"
+    titled = chunk_markdown(f"# S\n\n{longer}\n\nDelivery\n\n{described}\n", counter, max_tokens=128)
+    assert titled[-1].content == described
     code = "```\n" + "\n".join(f"run step {i} --with-option value{i}" for i in range(12)) + "\n```"
     items = "\n".join(f"- item number {i} of the list" for i in range(12))
     bigger = chunk_markdown(f"# S\n\nIntro.\n\n{code}\n\n{items}\n\nOutro.\n", counter, max_tokens=128)

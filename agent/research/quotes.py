@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from sleuth.agent.research.text import STOPWORDS, words
 from sleuth.ingest.contextualize import contextualize
+from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote, in characters; a longer window is cut at a clause or word boundary.
@@ -526,14 +527,14 @@ _ATTRIBUTION = re.compile(
 def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
     """Where the last sentence of the paragraph before block ``k`` starts, when block ``k`` opens by pointing
     back ("Another way to overcome the limitation is ..."): that sentence is what it leans on. A term line
-    before it (``_term_line``) is what it describes, pointing back or not. A table of
+    before it (``is_term_line``) is what it describes, pointing back or not. A table of
     one row before it is the record of what it describes (Exim's "acl_smtp_rcpt | Use: main | Type: string
     | Default: unset" over "This option defines the ACL that is run when an SMTP RCPT command is received."):
     the row is what it leans on, also when the sentence names it only further on ("When a message is
     delayed, Exim sends a warning message ... at intervals specified by this option")."""
     sentence = text[opening[0] : opening[1]]
     record = blocks[k - 1].kind == "row" and _THIS_TERM.search(sentence) is not None
-    if blocks[k - 1].kind == "paragraph" and _term_line(text[blocks[k - 1].start : blocks[k - 1].end]):
+    if blocks[k - 1].kind == "paragraph" and is_term_line(text[blocks[k - 1].start : blocks[k - 1].end]):
         return blocks[k - 1].start
     if not (_BACK_REFERENCE.match(sentence) or record):
         return None
@@ -546,23 +547,6 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
         return None
     before = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
     return before[-1][0] if before else None
-
-
-def _term_line(paragraph: str) -> bool:
-    """A paragraph of one short line that names a thing in code, not a sentence: the term the paragraph
-    after it describes, in manuals that set a command or an option over its description without a list's
-    markup (HAProxy's "disable server <backend>/<server>" over "Mark the server DOWN for maintenance.",
-    which read alone says nothing of how)."""
-    line = paragraph.strip()
-    if "\n" in line or not line or len(line.split()) > TERM_WORDS or line.endswith(_STOPS):
-        return False
-    return line[0].islower() or line[0] in "-<$.@%" or _CODE_TERM.search(line) is not None
-
-
-#: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
-TERM_WORDS = 12
-#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
-_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
 
 
 #: A table of at most this many rows (a header and one row) is the record of what the paragraph after it

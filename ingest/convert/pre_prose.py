@@ -29,13 +29,16 @@ from typing import Literal
 
 #: A word of prose: letters (an apostrophe or hyphen inside; a manual page's "cleanup(8)") or a number,
 #: with quotes, brackets and punctuation around.
-_WORD = re.compile(r"^[\"'(\[“‘]*(?:[A-Za-z][A-Za-z'’-]*(?:\(\d\w{0,3}\))?|\d[\d.,]*%?)[\"')\].,;:!?”’]*$")
+_WORD = re.compile(
+    r"^[\"'(\[“‘]*(?:[A-Za-z][A-Za-z'’-]*(?:\(\d\w{0,3}\)|\(s\))?|\d[\d.,]*%?)[\"')\].,;:!?”’]*$"
+)
 #: Share of a run's words that must be words of prose.
 PROSE_SHARE = 0.8
 #: What code, a shell session or a configuration shows and prose does not.
-#: (A name followed by a parenthesis is a call; a manual page's section number is none: "cleanup(8)".)
+#: (A name followed by a parenthesis is a call; a manual page's section number is none, "cleanup(8)", nor a
+#: plural's "queue(s)".)
 #: (A parameter's value "$myhostname" and a quote in the old style, "`-'", are prose's too.)
-_CODE_MARK = re.compile(r"[{}=\\|]|\$\(|`[^`']*`|::|->|=>|//|&&|\w\((?!\d\w{0,3}\))|\"\"\"|\'\'\'")
+_CODE_MARK = re.compile(r"[{}=\\|]|\$\(|`[^`']*`|::|->|=>|//|&&|\w\((?!\d\w{0,3}\)|s\))|\"\"\"|\'\'\'")
 _CODE_LINE = re.compile(r"^(?:#|//|--|;|/\*|\*(?!\s*\w)|>|\$|%|\.\.)|\S\s{2,}(?:#|//)\s")
 #: A line that opens with a sign against its text: a diff's line, or an option ("-c config_dir") when it
 #: stands over its description.

@@ -1,0 +1,33 @@
+"""A term line: one short line that names a thing in code, set over the paragraph that describes it.
+
+Manuals without a definition list's markup set a command or an option on a line of its own over its
+description: HAProxy's "disable server <backend>/<server>" over "Mark the server DOWN for maintenance.",
+a manual page's "-q" over "Attempt to deliver all queued mail.", "minimal_backoff_time (300s)". The
+description read alone says nothing of which command it describes; the chunker keeps the line with it and
+a quote takes the line along.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["TERM_WORDS", "is_term_line"]
+
+#: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
+TERM_WORDS = 12
+#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
+_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
+_STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'", ",")
+
+
+def is_term_line(text: str) -> bool:
+    """Whether ``text`` (visible text, not Markdown) is one short line naming a thing, not a sentence nor a
+    title: it opens in lower case or with a sign ("-q", "<file>", "$HOME"), or holds a name in code."""
+    line = text.strip()
+    if "\n" in line or not line or len(line.split()) > TERM_WORDS:
+        return False
+    if line.endswith(_STOPS) and not line.endswith(")"):
+        return False
+    if line.endswith(")") and not re.search(r"\(\S+\)$", line):
+        return False  # a parenthesis closing a sentence, not a default in brackets ("(300s)")
+    return line[0].islower() or line[0] in "-<$.@%" or _CODE_TERM.search(line) is not None
