@@ -189,8 +189,13 @@ def _split_table(splitter: _Splitter, limit: int, first_limit: int | None) -> li
     second_nl = text.find("\n", first_nl + 1) if first_nl >= 0 else -1
     if second_nl < 0:
         return _plain_pieces(splitter, pack(splitter.text_units(0, len(text), limit), limit, first_limit))
-    header = text[:second_nl]
-    header_tokens = splitter.spans.count(0, second_nl)
+    # The header repeated over each piece; its rule compacted when it is too large to repeat: Docling pads
+    # a rule to the width of its columns, a run of dashes the tokenizer counts a token a dash, and a header
+    # of 400 tokens was no header to repeat (the table was cut as text, rows cut in two).
+    header, header_tokens = text[:second_nl], splitter.spans.count(0, second_nl)
+    if header_tokens > limit // 2:
+        header = f"{text[:first_nl]}\n{_compact_rule(text[first_nl + 1 : second_nl])}"
+        header_tokens = splitter.counter.count(header)
     budget = limit - header_tokens
     if header_tokens > limit // 2:
         # A header this large cannot be repeated usefully: the table is cut as text instead.
@@ -200,11 +205,26 @@ def _split_table(splitter: _Splitter, limit: int, first_limit: int | None) -> li
     groups = pack(rows, budget, first_budget)
     if not groups:
         return [Piece(text, 0, len(text), splitter.spans.count(0, len(text)))]
-    pieces = [Piece(text[: groups[0][-1].end], 0, groups[0][-1].end, header_tokens + _sum(groups[0]))]
+    first = groups[0]
+    opening = f"{header}\n{text[first[0].start : first[-1].end]}"  # (the source's own header, or compacted)
+    pieces = [Piece(opening, 0, first[-1].end, header_tokens + _sum(first))]
     for g in groups[1:]:
         body = text[g[0].start : g[-1].end]
         pieces.append(Piece(f"{header}\n{body}", g[0].start, g[-1].end, header_tokens + _sum(g)))
     return pieces
+
+
+_RULE_CELL = re.compile(r"\s*(:?)-+(:?)\s*")
+
+
+def _compact_rule(rule: str) -> str:
+    """A table's rule with each cell's dashes cut to three, its alignment colons kept."""
+    cells = rule.strip().strip("|").split("|")
+    compact = []
+    for cell in cells:
+        m = _RULE_CELL.fullmatch(cell)
+        compact.append(f"{m.group(1)}---{m.group(2)}" if m else cell.strip())
+    return "|" + "|".join(compact) + "|"
 
 
 def _split_code(splitter: _Splitter, element: Element, limit: int, first_limit: int | None) -> list[Piece]:

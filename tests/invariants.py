@@ -10,6 +10,10 @@ from sleuth.ingest.markdown_tree import normalize_newlines
 _FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
+def _rules(text: str) -> str:
+    return re.sub(r"-{3,}", "---", text)
+
+
 def non_space(text: str) -> str:
     return "".join(text.split())
 
@@ -63,8 +67,8 @@ def check_chunks(markdown: str, chunks: list[Chunk], counter: TokenCounter, max_
         assert chunk.token_count == n, (chunk.token_count, n, chunk.content[:200])
         assert n <= max_tokens, (n, max_tokens, chunk.content[:200])
         assert chunk.content.strip(), "empty chunk"
-    # No character lost, added or reordered.
-    assert non_space(original_text(chunks, counter, max_tokens)) == non_space(source)
+    # No character lost, added or reordered (but a split table's rule, too padded to repeat, compacted).
+    assert _rules(non_space(original_text(chunks, counter, max_tokens))) == _rules(non_space(source))
     # One prev/next chain.
     ids = [c.id for c in chunks]
     assert len(set(ids)) == len(ids)

@@ -214,3 +214,22 @@ def test_real_markdown(counter: TokenCounter, real_markdown: dict[str, str], lim
         check_chunks(md, chunks, counter, limit)
         types = {c.chunk_type for c in chunks}
         assert "text" in types, name
+
+
+def test_a_table_with_a_padded_rule_is_split_between_rows(counter: TokenCounter) -> None:
+    # Docling pads a table's rule to its columns' width: hundreds of dashes, a token a dash. Repeated as it
+    # is, that header left no room for rows and the table was cut as text, rows cut in two.
+    wide = 120
+    rows = "\n".join(
+        f"| stmt-{i:<{wide}} | Sets limit number {i} of the server. | server |" for i in range(60)
+    )
+    rule = f"|{'-' * (wide + 7)}|{'-' * 40}|{'-' * 8}|"
+    md = f"## Statements\n\n| Statement{' ' * (wide - 2)} | Description | Tags |\n{rule}\n{rows}\n"
+    chunks = chunk_markdown(md, counter, max_tokens=256)
+    check_chunks(md, chunks, counter, 256)
+    tables = [c for c in chunks if c.chunk_type == "table"]
+    assert len(tables) > 1
+    for chunk in tables:
+        lines = [line for line in chunk.content.split("\n") if not line.startswith("#") and line.strip()]
+        assert lines[1] == "|---|---|---|"
+        assert all(line.startswith("| ") and line.endswith(" |") for line in lines[2:])  # whole rows only
