@@ -1237,3 +1237,21 @@ def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
     assert one_line(second.quote) == (
         f"{shared} It may be possible to reach the fd limit when using many dynamic servers."
     )
+
+
+def test_a_sentence_ending_an_aside_or_naming_no_default_takes_the_sentence_before() -> None:
+    # BIND's manual: "(... the options block. Any that are not set simply take the default value.)" and
+    # "Specifies which hosts may make recursive queries. The default is no-auth-recursive."
+    text = readable(
+        "Options set in a view override those in the options block. (If a view sets some of them, the "
+        "rest come from the options block. Any that are not set simply take the default value.)\n\n"
+        "The recursion-mode statement specifies which hosts may make recursive queries. The default is "
+        "no-auth-recursive."
+    )
+    quotes = quoted(text)
+    assert not any(q.startswith("Any that are not set") for q in quotes)
+    assert not any(q.startswith("The default is") for q in quotes)
+    assert any(q.endswith("take the default value.)") and "(If a view sets" in q for q in quotes)
+    assert any(
+        q.startswith("The recursion-mode statement") and q.endswith("no-auth-recursive.") for q in quotes
+    )

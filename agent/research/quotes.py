@@ -54,6 +54,8 @@ _BACK_REFERENCE = re.compile(
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely)\b"
     # ... or names its subject by pointing back: "The default value of this limit is 100."
+    # ... or names none: "The default is no-auth-recursive." (the default of what the sentence before names)
+    r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
     r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]"
     # ... or does so after an opening phrase: "In most contexts, this means that ..."
     r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
@@ -86,8 +88,8 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     pointing back (``_BACK_REFERENCE``), or its subject is a definite description whose noun that sentence
     just used ("Led Zeppelin were an English rock band ... The band comprised ...": read alone, "the band"
     is no band in particular)."""
-    if _BACK_REFERENCE.match(sentence):
-        return True
+    if _BACK_REFERENCE.match(sentence) or sentence.count(")") > sentence.count("("):
+        return True  # (a sentence that closes a bracket it did not open is the end of an aside)
     subject = _DEFINITE_SUBJECT.match(sentence)
     if subject is None or not first_step or _CONDITION.search(sentence[: subject.start(1)]):
         return False  # a definite subject leans on the one sentence before it, never a chain of them
