@@ -1255,3 +1255,20 @@ def test_a_sentence_ending_an_aside_or_naming_no_default_takes_the_sentence_befo
     assert any(
         q.startswith("The recursion-mode statement") and q.endswith("no-auth-recursive.") for q in quotes
     )
+
+
+def test_an_example_is_quoted_whole_or_not_at_all() -> None:
+    # BIND's split DNS example (800 characters) was cut at 'view "external" {': read as it stood, another
+    # configuration than the manual's.
+    def config(views: int) -> str:
+        body = "\n".join(
+            f'view "v{v}" {{\n      match-clients {{ 10.{v}.0.0/16; }};\n      recursion yes;\n'
+            f'      zone "example.com" {{ type primary; file "v{v}.db"; }};\n}};'
+            for v in range(views)
+        )
+        return f"```\n{body}\n```"
+
+    intro = "Here is an example of a typical split DNS setup implemented using view statements:"
+    whole = quoted(readable(f"{intro}\n\n{config(6)}"))
+    assert any(q.startswith(intro) and q.rstrip().endswith('"v5.db"; };\n};') for q in whole)
+    assert not any(q.startswith(intro) for q in quoted(readable(f"{intro}\n\n{config(14)}")))

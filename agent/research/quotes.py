@@ -38,6 +38,9 @@ from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote, in characters; a longer window is cut at a clause or word boundary.
 MAX_QUOTE_CHARS = 600
+#: A sentence with what it introduces (a list, a table, an example) is quoted whole up to this length;
+#: longer, it is not quoted (cut, an example would read as another one).
+MAX_EXAMPLE_CHARS = 1200
 #: What a colon may bring along: at most this many characters of the blocks after it.
 MAX_FOLLOW_CHARS = 420
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
@@ -312,7 +315,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
                 first = term
             out.append(Window(first, stop, "sentence"))
-    bounded = dict.fromkeys(_bounded(text, w) for w in out)  # a short sentence taken in twice is one window
+    # A sentence taken in twice is one window; an example cut off is none (a configuration that stops at
+    # 'view "external" {' reads as a different configuration).
+    bounded = dict.fromkeys(
+        _bounded(text, w) for w in out if not (w.kind == "intro" and w.end - w.start > MAX_EXAMPLE_CHARS)
+    )
     return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind) and not _an_entry(passage, w)]
 
 
@@ -491,22 +498,24 @@ def _short_stop(
 
 
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
-    """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it."""
+    """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it (an
+    example's code whole, or nothing: cut, it reads as another example)."""
     end: int | None = None
     for block in blocks[k + 1 :]:
         if block.kind not in ("item", "row", "code"):
             break
         if end is not None and block.start - end > 3:
             break
-        if end is not None and block.end - blocks[k].end > MAX_FOLLOW_CHARS:
-            break
+        code = block.kind == "code"
+        if end is not None and block.end - blocks[k].end > (MAX_EXAMPLE_CHARS if code else MAX_FOLLOW_CHARS):
+            return None if code and blocks[k + 1].kind == "code" else end
         end = block.end
     return end
 
 
 def _bounded(text: str, window: Window) -> Window:
-    if window.end - window.start <= MAX_QUOTE_CHARS:
-        return window
+    if window.end - window.start <= (MAX_EXAMPLE_CHARS if window.kind == "intro" else MAX_QUOTE_CHARS):
+        return window  # (what a sentence introduces is quoted whole, or not at all)
     limit = window.start + MAX_QUOTE_CHARS
     # A long window ends where a sentence, a line or a clause does, so that it never stops mid-thought.
     ends = [m.start() for m in _SENTENCE_END.finditer(text, window.start, limit)]
