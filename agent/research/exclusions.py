@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from sleuth.agent.research.text import STOPWORDS, named_things, words
 
-__all__ = ["Exclusions", "Ruled", "excluded_things", "remainder", "ruled_out"]
+__all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remainder", "ruled_out"]
 
 #: A directive that rules out what follows it, up to the end of its clause (a "." between digits, as in
 #: "Exim 4.97", ends nothing).
@@ -45,8 +45,12 @@ _VERBS = frozenset(
     rewrite call send write build replace edit touch modify suggest recommend propose mention""".split()
 )
 _AFTER_VERB = frozenset("to through via with into on in onto for by of up".split())
-#: A verb's -ing form that opens a ruled-out action ("running", "setting"); not a name ("Sing", "Ring").
-_GERUND = re.compile(r"^[a-z]{3,}ing$")
+#: The -ing forms of the verbs that propose a thing ("running dnssec-keygen", "setting up a second
+#: server"); not those that take it away ("disabling DNSSEC validation" wants it), nor a noun ("string").
+_GERUNDS = frozenset(
+    """running using setting installing adding enabling configuring deploying switching moving migrating
+    buying writing building calling sending routing""".split()
+)
 #: Words that open how, where or when after a thing ("by hand", "from cron", "in production").
 _HOW = frozenset("by from in on at via through with without during within".split())
 _PARENTHESES = re.compile(r"\([^()]*\)")
@@ -60,6 +64,9 @@ _CLAUSE = re.compile(r"^(?:it|this|that|they|we|i|you|he|she)\b|\b(?:is|are|was|
 _SEPARATOR = re.compile(r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+)", re.I)
 #: A quote that names a ruled-out thing within this many characters of its start opens with it.
 OPENING_CHARS = 40
+#: A "how" after a thing acted on of at most this many words is cut ("by hand", "from cron"; not "in a
+#: container": "running BIND in a container" rules out the container, not BIND).
+HOW_WORDS = 2
 #: A ruled-out thing of more words than this is a clause, not a name.
 MAX_WORDS = 4
 
@@ -77,19 +84,28 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
     out ends (a list stops at its first item that is no thing: "Don't suggest Dovecot, explain how to ..."
     rules out Dovecot and asks the rest), and the things."""
     out: list[tuple[int, int, list[Ruled]]] = []
-    for m in _RULES_OUT.finditer(sentence):
+    found = _RULES_OUT.search(sentence)
+    while found is not None:
+        m = found
+        # (the next directive may stand inside this one's run of words: "..., and don't suggest dnsdist")
+        found = _RULES_OUT.search(sentence, m.start("things"))
         if not _CLAUSE_START.search(sentence[: m.start()].rstrip()):
             continue
         # An aside in brackets is no item of the list ("separate internal and external (bastion host) name
         # servers"); blanked, not cut, so that where the things end stays where it is in the sentence.
         text = _PARENTHESES.sub(lambda b: " " * len(b.group()), m.group("things"))
+        # ... but a bracket left open or closed here ends the directive ("Dovecot (we tried it) and ...",
+        # "(please don't suggest a second one) and need views").
+        text = text[: min((i for i in (text.find("("), text.find(")")) if i >= 0), default=len(text))]
         reason = _REASON.search(text)
         parts = _SEPARATOR.split(text[: reason.start()] if reason else text)
         ruled: list[Ruled] = []
         end, offset = m.start("things"), m.start("things")
         for k in range(0, len(parts), 2):
             opening = parts[k].split()[:1]
-            item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k])
+            # A verb governs the items after it ("running dnssec-keygen and dnssec-signzone by hand").
+            acting = bool(ruled) and ruled[-1].action
+            item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k], acting=acting)
             if item is None and not (opening and opening[0].casefold() in _HOW and ruled):
                 break  # the list ends at what is no thing: the rest of the sentence is the rest
             if item is not None:  # (not "or from cron": another how of the thing before it)
@@ -97,26 +113,33 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
             end = offset + len(parts[k].rstrip())
             offset += len(parts[k]) + (len(parts[k + 1]) if k + 1 < len(parts) else 0)
         else:
-            end = m.end("things")  # every item a thing: why they are ruled out goes with them
+            # every item a thing: why they are ruled out goes with them
+            end = m.start("things") + len(text) if len(text) < len(m.group("things")) else m.end("things")
         if ruled:
             out.append((m.start(), end, ruled))
     return out
 
 
-def _thing(item: str) -> Ruled | None:
+def _thing(item: str, *, acting: bool = False) -> Ruled | None:
+    if _RULES_OUT.search(item):
+        return None  # "... and don't suggest dnsdist": a directive of its own
     kept = item.split()
-    action = False
+    action = acting
     while kept and (
-        kept[0].casefold() in _ARTICLES
-        or kept[0].casefold() in _VERBS | _AFTER_VERB
-        or (len(kept) > 1 and _GERUND.match(kept[0]))  # "running dnssec-keygen", "setting up ..."
+        kept[0].casefold() in _ARTICLES | _VERBS | _GERUNDS | _AFTER_VERB
+        and (len(kept) > 1 or kept[0].casefold() in _ARTICLES | _AFTER_VERB)
     ):
-        action = action or kept[0].casefold() in _VERBS or _GERUND.match(kept[0]) is not None
+        action = action or kept[0].casefold() in _VERBS | _GERUNDS
         kept = kept[1:]
-    cut = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
-    kept = kept[:cut]  # "dnssec-signzone by hand or from cron": how or where is no part of the thing
+    while len(kept) > 1 and kept[-1].casefold() in ("either", "too", "also", "instead", "please"):
+        kept = kept[:-1]  # "don't suggest dnsdist either"
+    how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
+    if action and how is not None and len(kept) - how <= HOW_WORDS:
+        kept = kept[:how]  # "dnssec-signzone by hand": how is no part of the thing acted on
     if not kept or len(kept) > MAX_WORDS or _CLAUSE.search(" ".join(kept)):
         return None  # "compctl, it is deprecated": the second is a clause, not a thing
+    if len(kept) > 2 and kept[1].casefold() in _ARTICLES:
+        return None  # "explain the plaintext authenticator": a verb and its object, the rest of the request
     thing = " ".join(kept).strip(" \"'“”‘’")
     if len(thing) < 3 or not any(w.casefold() not in STOPWORDS for w in words(thing)):
         return None  # "C", "Go": too short to tell from ordinary words
@@ -133,7 +156,10 @@ def remainder(sentence: str) -> str:
     kept = re.sub(r"\s+([,;:.!?])", r"\1", " ".join(kept.split()))
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
     kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
-    kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?=[.!?]?$)", "", kept).strip()
+    kept = re.sub(r"\s*\(\s*\)", "", kept)  # "We have one server (please don't suggest ...) and ..."
+    kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?:(?:and|or|but)\s*)?(?=[.!?]?$)", "", kept).strip()
+    if re.fullmatch(r"(?:and|or|but)?[.!?]?", kept, re.I):
+        return ""  # nothing left but a conjunction
     return kept[:1].upper() + kept[1:]
 
 
@@ -141,6 +167,13 @@ def ruled_out(sentence: str) -> list[Ruled]:
     """The things ``sentence`` rules out, as written ("Cyrus SASL", "Dovecot", "GNU SASL authenticators";
     "DNS" and "smarthost" as actions)."""
     return list(dict.fromkeys(r for _, _, things in _directives(sentence) for r in things))
+
+
+def not_asked_about(ruled: Sequence[Ruled], rest: str) -> list[Ruled]:
+    """The things ruled out that the rest of the request (``rest``: its text without the directives) does not
+    name: a thing it asks about is no thing to leave out ("Do not suggest running BIND in a container" in a
+    request about configuring BIND rules out the container, never every passage about BIND)."""
+    return [r for r in ruled if Exclusions([r]).named_in(rest) is None]
 
 
 def excluded_things(sentence: str) -> list[str]:
@@ -206,7 +239,7 @@ class Exclusions:
             at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
             if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS):
                 return ruled.thing
-            if at and not ruled.action:
+            if at:
                 named.append(ruled.thing)
         # Two things ruled out, each named once, are what the passage is about ("using the tools
         # dnssec-keygen to create the keys and dnssec-signzone to sign the zone").

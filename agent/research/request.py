@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sleuth.agent.research.exclusions import Ruled, excluded_things, remainder, ruled_out
+from sleuth.agent.research.exclusions import Ruled, excluded_things, not_asked_about, remainder, ruled_out
 from sleuth.agent.research.text import content_terms, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
@@ -136,6 +136,8 @@ def understand(text: str) -> Request:
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     parts = sentences(text)
     ruled = list(dict.fromkeys(r for sentence in parts for r in ruled_out(sentence)))
+    if ruled:
+        ruled = not_asked_about(ruled, " ".join(remainder(p) for p in parts))
     excluded = [r.thing for r in ruled]
     if len(words(text)) <= SHORT_WORDS and len(parts) <= 2:
         whole = " ".join(text.split())
