@@ -219,12 +219,14 @@ _RULE_CELL = re.compile(r"\s*(:?)-+(:?)\s*")
 
 def _compact_rule(rule: str) -> str:
     """A table's rule with each cell's dashes cut to three, its alignment colons kept."""
-    cells = rule.strip().strip("|").split("|")
+    line = rule.strip()
+    cells = line.strip("|").split("|")
     compact = []
     for cell in cells:
         m = _RULE_CELL.fullmatch(cell)
         compact.append(f"{m.group(1)}---{m.group(2)}" if m else cell.strip())
-    return "|" + "|".join(compact) + "|"
+    opening, closing = ("|" if line.startswith("|") else ""), ("|" if line.endswith("|") else "")
+    return opening + "|".join(compact) + closing
 
 
 def _split_code(splitter: _Splitter, element: Element, limit: int, first_limit: int | None) -> list[Piece]:

@@ -11,6 +11,8 @@ _FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def _rules(text: str) -> str:
+    """Runs of dashes cut to three: the chunker compacts a table's rule too padded to repeat, and a rule
+    cut as text may fall in two chunks (compared line by line, its halves would not match)."""
     return re.sub(r"-{3,}", "---", text)
 
 

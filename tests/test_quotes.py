@@ -1272,3 +1272,25 @@ def test_an_example_is_quoted_whole_or_not_at_all() -> None:
     whole = quoted(readable(f"{intro}\n\n{config(6)}"))
     assert any(q.startswith(intro) and q.rstrip().endswith('"v5.db"; };\n};') for q in whole)
     assert not any(q.startswith(intro) for q in quoted(readable(f"{intro}\n\n{config(14)}")))
+
+
+def test_quotes_that_end_on_the_same_sentence_stay_two_claims() -> None:
+    # HAProxy closes many descriptions with "This command is restricted ...": two commands, two claims.
+    restricted = 'This command is restricted and can only be issued on sockets configured for level "admin".'
+    first = Evidence(
+        id="E1",
+        chunk_id="c",
+        document_id="d",
+        quote="Mark the server DOWN for maintenance. In this mode, no more checks will be performed on the "
+        f"server until it leaves maintenance, and tracking servers follow it. {restricted}",
+        score=4,
+    )
+    second = Evidence(
+        id="E2",
+        chunk_id="c",
+        document_id="d",
+        quote="Dump all known sessions with their addresses, timers and buffers; avoid doing this on slow "
+        f"connections as the output can be huge. {restricted}",
+        score=3,
+    )
+    assert len(groups([first, second])) == 2

@@ -36,7 +36,8 @@ from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
 
-#: Longest quote, in characters; a longer window is cut at a clause or word boundary.
+#: Longest quote of sentences, in characters (a sentence with what it introduces may reach
+#: ``MAX_EXAMPLE_CHARS``); a longer window is cut at a clause or word boundary.
 MAX_QUOTE_CHARS = 600
 #: A sentence with what it introduces (a list, a table, an example) is quoted whole up to this length;
 #: longer, it is not quoted (cut, an example would read as another one).
@@ -83,6 +84,8 @@ _DEFINITE_SUBJECT = re.compile(
 _NOT_ANAPHORIC = frozenset(
     "following first second third next last same other rest remaining above below".split()
 )
+#: A closing bracket, not an enumeration's ("1) ... 2) ...", "a) ...").
+_CLOSING = re.compile(r"(?<!(?<![\w(])\w)\)")
 _CONDITION = re.compile(r"\b(?:if|when|whenever|unless|while|although|though|because|since|once)\b", re.I)
 
 
@@ -91,7 +94,7 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     pointing back (``_BACK_REFERENCE``), or its subject is a definite description whose noun that sentence
     just used ("Led Zeppelin were an English rock band ... The band comprised ...": read alone, "the band"
     is no band in particular)."""
-    if _BACK_REFERENCE.match(sentence) or sentence.count(")") > sentence.count("("):
+    if _BACK_REFERENCE.match(sentence) or len(_CLOSING.findall(sentence)) > sentence.count("("):
         return True  # (a sentence that closes a bracket it did not open is the end of an aside)
     subject = _DEFINITE_SUBJECT.match(sentence)
     if subject is None or not first_step or _CONDITION.search(sentence[: subject.start(1)]):

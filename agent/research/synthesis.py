@@ -217,15 +217,17 @@ def _overlap(a: Group, b: Group) -> bool:
 
 
 def _share_a_sentence(a: Evidence, b: Evidence) -> bool:
-    """Two quotes of one passage that overlap: a sentence of one (of a few words at least) stands in the
-    other ("For agent checks, ... before removal." and "The agent should be first deactivated ... before
-    removal. It may be possible ...")."""
+    """Two overlapping quotes of one passage: one ends with the sentence (of a few words at least) the other
+    opens with ("For agent checks, ... before removal." and "The agent should be first deactivated ...
+    before removal. It may be possible ..."). Two quotes that merely end on the same sentence ("This
+    command is restricted ...") are two things said."""
     if a.chunk_id != b.chunk_id or a.id == b.id or _named_apart(a, b):
         return False
-    other = " ".join(b.quote.split())
+    first = _SENTENCE_BREAK.split(" ".join(a.quote.split()))
+    second = _SENTENCE_BREAK.split(" ".join(b.quote.split()))
     return any(
-        len(sentence.split()) >= OVERLAP_WORDS and sentence in other
-        for sentence in _SENTENCE_BREAK.split(" ".join(a.quote.split()))
+        x[-1] == y[0] and len(x[-1].split()) >= OVERLAP_WORDS and (len(x) > 1 or len(y) > 1)
+        for x, y in ((first, second), (second, first))
     )
 
 

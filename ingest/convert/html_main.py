@@ -355,7 +355,7 @@ def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
     elements: list[lxml_html.HtmlElement] = []
     for part in parts:
         if not part.pieces:
-            kept = etree.Element("pre")
+            kept = etree.Element("pre", dict(pre.attrib))  # (its class names the language, when it does)
             kept.text = part.text
             elements.append(kept)
             continue

@@ -57,7 +57,7 @@ ONE_LINE_SHARE = 0.9
 #: A manual page's section heading: "DESCRIPTION", "CONFIGURATION PARAMETERS".
 _CAPITALS_TITLE = re.compile(r"^[A-Z][A-Z ]{2,}[A-Z]$")
 #: A term line: short, and not a sentence.
-TERM_WORDS = 8
+PRE_TERM_WORDS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +80,12 @@ class Part:
 def prose_parts(text: str) -> list[Part] | None:
     """The ``<pre>`` text as parts in order, or None when none of it reads as prose (it stays as it is)."""
     blocks = re.split(r"\n[ \t]*\n", text.strip("\n"))
+    base = min((_indent(line) for line in text.split("\n") if line.strip()), default=0)
     parts: list[Part] = []
     kept: list[str] = []
     found = False
     for block in blocks:
-        pieces = _read(block.split("\n"))
+        pieces = _read(block.split("\n"), base)
         if pieces is None:
             kept.append(block)
             continue
@@ -98,7 +99,7 @@ def prose_parts(text: str) -> list[Part] | None:
     return parts if found else None
 
 
-def _read(lines: list[str]) -> list[Piece] | None:
+def _read(lines: list[str], base: int = 0) -> list[Piece] | None:
     """The block's pieces, or None unless every line of it belongs to a piece that reads as prose."""
     lines = [line.rstrip() for line in lines if line.strip()]
     if not lines or _columns(lines) or any(_CODE_LINE.search(line.lstrip()) for line in lines):
@@ -133,7 +134,9 @@ def _read(lines: list[str]) -> list[Piece] | None:
             if j < len(lines) and _indent(lines[j]) > indent and _term(term := _joined(lines[i:j])):
                 # A term over its more indented description (on two lines when long: a manual page's
                 # "transport_destination_concurrency_limit ($default_destination_concur-" / "rency_limit)").
-                pieces.append(Piece("heading" if _CAPITALS_TITLE.match(term) else "term", term))
+                # (a manual page's section names stand at its left margin; "SIGTERM" indented is a term)
+                heading = indent <= base and _CAPITALS_TITLE.match(term) is not None
+                pieces.append(Piece("heading" if heading else "term", term))
                 i = j
                 continue
         joined = _joined(lines[i:j])
@@ -178,18 +181,23 @@ def _term_beside(line: str, column: int) -> tuple[str, str] | None:
 
 
 def _joined(lines: list[str]) -> str:
-    """A run's lines as one line of text: words set apart by one space (a justified line's spread too), a
-    word hyphenated at a line's end joined again ("dis-" / "carded": "discarded")."""
-    text = ""
+    """A run's lines as one line of text: words set apart by one space (a justified line's spread too); in
+    justified text (groff's manual pages), a word hyphenated at a line's end is joined again ("dis-" /
+    "carded": "discarded"); elsewhere a hyphen at a line's end is a compound's ("ping-" / "based":
+    "ping-based")."""
+    justified = any(_SPREAD.search(line.strip()) for line in lines)
+    out: list[str] = []
     for line in lines:
         words = " ".join(line.split())
-        if _HYPHENATED.search(text) and _LOWER_START.match(words):
-            text = text[:-1] + words
+        if out and _HYPHENATED.search(out[-1]) and _LOWER_START.match(words):
+            out[-1] = (out[-1][:-1] if justified else out[-1]) + words
         else:
-            text = f"{text} {words}" if text else words
-    return text
+            out.append(words)
+    return " ".join(out)
 
 
+#: Words spread apart by a justifying formatter: two spaces or more, not after a sentence's end.
+_SPREAD = re.compile(r"[^.!?:\s]\s{2,}\S")
 _HYPHENATED = re.compile(r"[a-z]{2}-$")
 _LOWER_START = re.compile(r"[a-z]{2}")
 
@@ -205,7 +213,7 @@ def _indent(line: str) -> int:
 def _term(line: str) -> bool:
     """A short line that names something (a command with its arguments), not a sentence."""
     text = line.strip()
-    return len(text.split()) <= TERM_WORDS and not text.endswith((".", "!", "?", ",", ";", ":"))
+    return len(text.split()) <= PRE_TERM_WORDS and not text.endswith((".", "!", "?", ",", ";", ":"))
 
 
 def _prose(text: str, *, whole: bool, share: float = PROSE_SHARE) -> bool:
