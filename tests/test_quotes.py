@@ -1294,3 +1294,25 @@ def test_quotes_that_end_on_the_same_sentence_stay_two_claims() -> None:
         score=3,
     )
     assert len(groups([first, second])) == 2
+
+
+def test_a_nameless_description_is_not_grouped_under_a_quote_about_another_name() -> None:
+    # Apache: the quick reference's "Number of requests allowed on a persistent connection" (the
+    # description of MaxKeepAliveRequests) joined the claim "H2MaxSessionStreams limits the number of
+    # parallel requests ..." by their shared words, and MaxKeepAliveRequests' record went with it.
+    h2 = Evidence(
+        id="E1",
+        chunk_id="a",
+        document_id="mod_http2",
+        quote="H2MaxSessionStreams limits the number of parallel requests that a client can make on a HTTP/2 "
+        "connection. The default is 100.",
+        score=5.0,
+    )
+    keepalive = Evidence(
+        id="E2",
+        chunk_id="b",
+        document_id="quickreference",
+        quote="Number of requests allowed on a persistent connection",
+        score=4.0,
+    )
+    assert [[e.id for e in g.items] for g in groups([h2, keepalive])] == [["E1"], ["E2"]]

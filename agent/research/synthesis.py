@@ -209,11 +209,17 @@ def _overlaps_merged(out: list[Group]) -> list[Group]:
 
 
 def _overlap(a: Group, b: Group) -> bool:
-    return any(
-        _within(x.core or x.quote, y.quote) or _within(y.core or y.quote, x.quote) or _share_a_sentence(x, y)
-        for x in a.items
-        for y in b.items
-    )
+    """Whether two groups' claims (their best quotes) say the same words: one stands whole in the other, or
+    one runs into the other. Only the best quotes are compared: a group's other quotes joined it for what
+    they share with its best, and comparing them chains unrelated claims (Apache's MaxKeepAliveRequests
+    record merged into an answer about H2MaxSessionStreams)."""
+    x, y = a.items[0], b.items[0]
+    if _named_apart(x, y):
+        return False
+    short, long = (x, y) if len(x.quote) <= len(y.quote) else (y, x)
+    if len(short.quote.split()) >= OVERLAP_WORDS and _within(short.quote, long.quote):
+        return True
+    return _share_a_sentence(x, y)
 
 
 def _share_a_sentence(a: Evidence, b: Evidence) -> bool:
@@ -251,7 +257,7 @@ def _about_the_same(a: Evidence, b: Evidence) -> bool:
     two things however alike their words ("SAVEHIST — The maximum number of history events to save in the
     history file" and "HISTSIZE — The maximum number of events stored in the internal history list"); a
     quote about a named thing is about another thing than a quote that does not name it."""
-    named_a, named_b = subject_named(a), subject_named(b)
+    named_a, named_b = subject_named(a) or _opening_name(a), subject_named(b) or _opening_name(b)
     if named_a is not None and named_b is not None:
         x, y = named_a.casefold(), named_b.casefold()
         return x in y or y in x
@@ -259,6 +265,17 @@ def _about_the_same(a: Evidence, b: Evidence) -> bool:
         if named is not None and named.casefold() not in other.quote.casefold():
             return False
     return True
+
+
+def _opening_name(evidence: Evidence) -> str | None:
+    """The name in code a quote opens with, its subject ("H2MaxSessionStreams limits the number of parallel
+    requests ..."): a quote that does not name it is about something else, however alike their words
+    ("Number of requests allowed on a persistent connection" is MaxKeepAliveRequests')."""
+    first = evidence.quote.split(None, 1)[:1]
+    if not first or not _CODE_TOKEN.fullmatch(first[0].rstrip(".,;:")):
+        return None
+    name = first[0].rstrip(".,;:")
+    return None if _NOT_CODE.fullmatch(name.casefold()) else name
 
 
 def subject_named(evidence: Evidence) -> str | None:
