@@ -144,6 +144,15 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
     manual = "With the manual method you first create keys using the tools dnssec-keygen and dnssec-signzone."
     assert manual.index("dnssec-keygen") > 40 and tools.about(manual)
     assert tools.about("Keys for a zone can be created ahead of time with dnssec-keygen if need be.") is None
+    # An example that runs it is about it, whatever the sentence before the example says.
+    example = (
+        "The following command signs the zone with the keys given:\n\n# cd /etc/bind\n# dnssec-signzone -t"
+    )
+    assert tools.about(example) == "dnssec-signzone"
+    assert (
+        tools.about("The signed zone is served.\n\nIt was made as shown before, not with dnssec-signzone.")
+        is None
+    )
 
 
 def test_a_thing_the_request_asks_about_is_not_ruled_out() -> None:

@@ -240,6 +240,18 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         'What happens when someone requests page 9999 or page "abc"?',
         "Can I avoid an orphan last page?",
     ]
+    # A question before the colon is asked too, and its items lean on it: they are searched with its subject.
+    signing = clauses(
+        "Please explain what the recommended way is to get these zones signed and kept signed with the least "
+        "ongoing work: what has to go into each zone statement, and what BIND needs from the zone for it "
+        "to work."
+    )
+    assert (
+        signing[0]
+        == "What the recommended way is to get these zones signed and kept signed with the least ongoing work"
+    )
+    assert signing[1].startswith("What has to go into each zone statement (") and "signed" in signing[1]
+    assert len(signing) == 3
     # One question with two verbs, or a list inside brackets, stays whole.
     assert clauses("How does WAL ensure durability and why is it fast?") == [
         "How does WAL ensure durability and why is it fast?"
@@ -525,12 +537,15 @@ def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
     )
     assert ticket.long
     assert "Which setting keeps database connections open between requests?" in ticket.asks
-    # A list after a colon whose last item follows ", and" is as many asks as items.
-    assert request.asks == [
+    # A list after a colon whose last item follows ", and" is as many asks as items, after the question the
+    # list details; each item carries what that question is about.
+    assert request.asks[0] == "How Django supports integrating with an existing database"
+    assert [a.split(" (")[0] for a in request.asks[1:]] == [
         "Is there a tool that generates models from the existing tables",
-        "How to tell Django not to manage the tables (no migrations creating or dropping them)",
-        "Any Oracle-specific notes in the database docs I should know about (version support, etc.)",
+        "How to tell Django not to manage the tables",
+        "Any Oracle-specific notes in the database docs I should know about",
     ]
+    assert all("database" in a and "Django" in a for a in request.asks)
 
 
 def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:

@@ -186,6 +186,16 @@ def _normal(text: str) -> str:
     return " " + " ".join(w.casefold() for w in re.findall(r"[^\W_]+", text)) + " "
 
 
+_PROMPT = re.compile(r"^\s*(?:[#$%>]\s*)?")
+
+
+def _runs(quote: str, forms: Sequence[str]) -> bool:
+    """A line of the quote opens with the thing: its example runs it ("# dnssec-signzone -t -N INCREMENT
+    ...") or sets it, whatever the sentence before the example says."""
+    lines = quote.splitlines()[1:]
+    return any(_normal(_PROMPT.sub("", line)).startswith(f" {form} ") for line in lines for form in forms)
+
+
 class Exclusions:
     """The things a request rules out, and which evidence is about one of them."""
 
@@ -237,7 +247,7 @@ class Exclusions:
             if not ruled.action and any(self._is_about(label, ruled, forms) for label in (heading, title)):
                 return ruled.thing
             at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
-            if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS):
+            if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS) or _runs(quote, forms):
                 return ruled.thing
             if at:
                 named.append(ruled.thing)

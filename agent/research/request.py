@@ -166,7 +166,7 @@ def understand(text: str) -> Request:
     previous = ""
     for sentence, kind in zip(parts, kinds, strict=True):
         if kind == "ask":
-            held = clauses(sentence)
+            held = clauses(sentence, subject)
             if len(held) == 1 and previous and leans_back(sentence) and previous.rstrip().endswith("?"):
                 # Two questions in a row, the second pointing back ("How do I loop over all the keys of the
                 # array? And how do I get the number of elements it holds?"): two asks, the second with what
@@ -213,12 +213,15 @@ _ENUMERATION = re.compile(r"(?:^|[\s,;:])\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\)\s+",
 _WH_LIST = re.compile(r"[,;]\s*(?:and\s+|or\s+)?(?=(?:what|which|who|how|why|where|when|whether)\b)", re.I)
 
 
-def clauses(sentence: str) -> list[str]:
+def clauses(sentence: str, subject: str = "") -> list[str]:
     """One ask sentence as the questions it holds: an enumeration ("summarise (1) how releases are numbered,
     (2) how deprecations work, and (3) the upgrade procedure") or a list of questions after a colon ("tell me:
     what are my options, which base classes I can extend, and why changing it is risky") is one search per
-    item, since a search for the blend finds the documents of none; any other sentence is one ask."""
+    item, since a search for the blend finds the documents of none; any other sentence is one ask. A question
+    before the colon is asked too, and the items after it carry what it is about (in ``subject``'s words, the
+    request's subject, where the question names them)."""
     marks = list(_ENUMERATION.finditer(sentence))
+    colon = -1
     if len(marks) >= 2:
         ends = [m.start() for m in marks[1:]] + [len(sentence)]
         items = [sentence[m.end() : end] for m, end in zip(marks, ends, strict=True)]
@@ -244,8 +247,36 @@ def clauses(sentence: str) -> list[str]:
     parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 2]
     if len(parts) < 2:
         return [sentence]
+    lead = _lead_question(sentence[:colon]) if colon >= 0 else []
+    if lead:
+        # The items detail the lead's question and lean on it ("what has to go into each zone statement"
+        # means: to get the zones signed): each is searched with what the lead is about, in the words the
+        # request is about where it names them.
+        own = set(content_terms(lead[0]))
+        named = [w for w in subject.split() if set(content_terms(w)) & own] if subject else []
+        about = " ".join(named) or subject_of(lead[0], limit=3)
+        parts = [lead[0], *(_with_subject(p, about) for p in parts)]
     end = "?" if sentence.rstrip().endswith("?") else ""
     return [p[:1].upper() + p[1:] + end for p in parts]
+
+
+def _with_subject(item: str, about: str) -> str:
+    """The item, with ``about`` in brackets unless it names all of it."""
+    terms = set(content_terms(about))
+    return item if terms <= set(content_terms(item)) else f"{item} ({about})"
+
+
+def _lead_question(lead: str) -> list[str]:
+    """The question a sentence asks before the list after its colon ("Please explain what the recommended
+    way is to get these zones signed with the least ongoing work: what has to go into each zone statement,
+    and what BIND needs from the zone"): the items detail it, they do not replace it, so it is asked too.
+    A lead that only introduces the list ("Please tell me:", "based on the docs for Windows:") asks
+    nothing."""
+    wh = [m for m in _WH_WORD.finditer(lead) if _depth(lead, m.start()) == 0]
+    if not wh:
+        return []
+    question = lead[wh[0].start() :].strip(" ,;")
+    return [question] if len(words(question)) >= 4 else []
 
 
 _ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
