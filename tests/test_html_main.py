@@ -345,6 +345,32 @@ def test_an_entry_whose_description_holds_several_blocks_is_read_in_order() -> N
     assert markdown.rstrip().endswith("If no channel is given, the default channel is used.")
 
 
+def test_entries_nested_in_an_entry_are_read_and_the_page_is_kept() -> None:
+    """Sphinx nests lists of entries in an entry ("Environment Variables: General: BORG_REPO ..."): the
+    elements the entry reading makes were plain XML elements, and reading the nested list's text crashed
+    the conversion, so a reference page was dropped whole. (Text written for this test.)"""
+    page = b"""<html><head><title>General</title></head><body><h1>General</h1><h2>Environment</h2>
+<p>The tool reads these variables:</p>
+<dl><dt>General:</dt><dd><dl>
+<dt>TOOL_REPO</dt><dd><p>Where the repository is.</p><p>A path or a URL.</p></dd>
+<dt>TOOL_PASSCOMMAND</dt><dd><p>A command whose output is the passphrase.</p>
+<p>Note that the command is executed without a shell.</p></dd></dl></dd>
+<dt>Some tuning:</dt><dd><dl><dt>TOOL_CACHE_TTL</dt><dd><p>How many backups a cache entry lives.</p>
+<p>The default is 20.</p></dd></dl></dd></dl>
+<h2>Return codes</h2><p>0 means success.</p></body></html>"""
+    markdown = convert_bytes(page, "http://127.0.0.1/general.html").markdown.replace("\\_", "_")
+    assert "Note that the command is executed without a shell." in markdown
+    # Read inside out: the inner entries taken out, the outer ones hold several blocks and are sections too.
+    assert "### General:\n" in markdown and "#### TOOL_CACHE_TTL\n" in markdown
+    assert (
+        markdown.index("TOOL_REPO")
+        < markdown.index("Where the repository is.")
+        < markdown.index("TOOL_PASSCOMMAND")
+    )
+    assert markdown.index("TOOL_CACHE_TTL") < markdown.index("The default is 20.")
+    assert "0 means success." in markdown
+
+
 def test_prose_in_preformatted_text_keeps_its_compounds_and_margins() -> None:
     """A hyphen at a line's end is a compound's unless the text is justified (groff hyphenates); a name in
     capitals indented under a section is a term, not a section of its own. (Text written for this test.)"""

@@ -44,6 +44,16 @@ def _walk(element: lxml_html.HtmlElement, level: int) -> tuple[int, int]:
     Returns the entries taken out and the last heading's level after them."""
     turned = 0
     children = list(element)
+    # A list whose descriptions hold lists of entries ("General:" over BORG_REPO, BORG_PASSCOMMAND, ...) is
+    # read inside out: once its inner entries are taken out, its own descriptions hold several blocks.
+    inside_out: dict[int, int] = {}
+    at = level
+    for child in children:
+        if isinstance(child.tag, str) and child.tag in _HEADINGS:
+            at = _HEADINGS[child.tag]
+        elif child.tag == "dl" and not _sections(child) and child.find(".//dl") is not None:
+            inside_out[id(child)] = _walk(child, at + 1)[0]  # (its terms would be headings one level down)
+    turned += sum(inside_out.values())
     for child, mode in zip(children, _modes(children), strict=True):
         tag = child.tag if isinstance(child.tag, str) else ""
         if tag in _HEADINGS:
@@ -52,6 +62,8 @@ def _walk(element: lxml_html.HtmlElement, level: int) -> tuple[int, int]:
             # Entries are sections under the heading they stand in; the next list's entries are their
             # siblings, not their subsections.
             turned += _turn(child, level, headings=mode)
+        elif id(child) in inside_out:
+            continue
         else:
             count, level = _walk(child, level)
             turned += count
@@ -89,7 +101,7 @@ def _sections(dl: lxml_html.HtmlElement) -> bool:
 
 
 def _has_text(element: lxml_html.HtmlElement) -> bool:
-    return isinstance(element.tag, str) and bool(element.text_content().strip())
+    return isinstance(element.tag, str) and any(t.strip() for t in element.itertext())
 
 
 def _heading_next(element: lxml_html.HtmlElement) -> bool:
@@ -132,10 +144,10 @@ def _turn(dl: lxml_html.HtmlElement, level: int, *, headings: bool) -> int:
         if not terms:
             return
         if headings:
-            term = etree.Element(f"h{own}")
+            term = lxml_html.Element(f"h{own}")
             term.text = ", ".join(terms)  # several names of one entry ("-u", "--update") are one heading
         else:
-            term = etree.Element("p")
+            term = lxml_html.Element("p")
             etree.SubElement(term, "strong").text = ", ".join(terms)
         flow.append(term)
         turned += 1
@@ -146,7 +158,7 @@ def _turn(dl: lxml_html.HtmlElement, level: int, *, headings: bool) -> int:
     for entry in dl:
         tag = entry.tag if isinstance(entry.tag, str) else ""
         if tag == "dt":
-            text = " ".join(entry.text_content().split()).rstrip(_PERMALINK + " ")
+            text = " ".join("".join(entry.itertext()).split()).rstrip(_PERMALINK + " ")
             if text:
                 terms.append(text)
         elif tag == "dd":
@@ -192,7 +204,7 @@ def _blocks_of(dd: lxml_html.HtmlElement) -> list[lxml_html.HtmlElement]:
     def inline() -> lxml_html.HtmlElement:
         nonlocal lead
         if lead is None:
-            lead = etree.Element("p")
+            lead = lxml_html.Element("p")
             out.append(lead)
         return lead
 
@@ -214,6 +226,6 @@ def _blocks_of(dd: lxml_html.HtmlElement) -> list[lxml_html.HtmlElement]:
 
 
 def _paragraph(text: str) -> lxml_html.HtmlElement:
-    paragraph = etree.Element("p")
+    paragraph = lxml_html.Element("p")
     paragraph.text = text
     return paragraph

@@ -28,6 +28,7 @@ mark their structure explicitly, and these rules read that markup.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from lxml import html as lxml_html
 
 from sleuth.ingest.convert.html_entries import entries_as_sections
 from sleuth.ingest.convert.pre_prose import Part, prose_parts
+
+_log = logging.getLogger(__name__)
 
 _MAIN_SELECTORS = (
     "//main",
@@ -153,7 +156,23 @@ def links_only(page: bytes | str | lxml_html.HtmlElement) -> bool:
 def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml:
     """The page reduced to its main content, ready for Docling. A page of more than four times
     ``max_elements`` elements is refused before any cleaning (``TooComplexError``): cleaning reads every
-    element, and such a page is a link farm or a data dump, not a document."""
+    element, and such a page is a link farm or a data dump, not a document.
+
+    Reading layouts Docling gets wrong (prose in ``<pre>``, reference entries, nested lists) refines the page;
+    should that reading fail on a layout nobody foresaw, the page is converted without it (a warning says
+    so), never dropped: a defect there once cost two whole reference pages."""
+    try:
+        return _clean(raw, max_elements, refine=True)
+    except TooComplexError:
+        raise
+    except Exception as error:  # any defect of the refinements: the plain reading follows
+        _log.warning(
+            "reading the page's layout failed (%s: %s); converted without it", type(error).__name__, error
+        )
+        return _clean(raw, max_elements, refine=False)
+
+
+def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> CleanedHtml:
     tree = lxml_html.document_fromstring(decoded_html(raw))
     if max_elements is not None:
         total = sum(1 for _ in tree.iter())
@@ -179,12 +198,14 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
             removed["prev/next links"] += 1
             _remove(element)
     _admonitions(main, removed)
-    _preformatted(main)
+    if refine:
+        _preformatted(main)
     _inline_code(main)
     _glued_inline(main)
-    if turned := entries_as_sections(main):
-        removed["reference entries as sections"] += turned
-    _nested_definitions(main)
+    if refine:
+        if turned := entries_as_sections(main):
+            removed["reference entries as sections"] += turned
+        _nested_definitions(main)
     _root_headings(main, title, removed)
     body = etree.tostring(main, encoding="unicode", method="html")
     head = f"<title>{_escape(title)}</title>" if title else ""
@@ -252,7 +273,7 @@ def _nested_definitions(main: lxml_html.HtmlElement) -> None:
     for inner in list(main.iter("dl")):
         parent = inner.getparent()
         if parent is not None and parent.tag == "dd":
-            wrapper = etree.Element("div")
+            wrapper = lxml_html.Element("div")
             parent.replace(inner, wrapper)
             wrapper.append(inner)  # the list's tail (text after it) moves along; give it back
             wrapper.tail, inner.tail = inner.tail, None
@@ -327,9 +348,9 @@ def _admonitions(main: lxml_html.HtmlElement, removed: Counter[str]) -> None:
         if not any(_ADMONITION.match(n) for n in names) or box.getparent() is None:
             continue
         for heading in [h for h in box.iter(*_HEADING_TAGS)] + box.find_class("admonition-title"):
-            strong = etree.Element("strong")
+            strong = lxml_html.Element("strong")
             strong.text = " ".join(heading.text_content().split())
-            para = etree.Element("p")
+            para = lxml_html.Element("p")
             para.append(strong)
             para.tail = heading.tail
             parent = heading.getparent()
@@ -355,7 +376,7 @@ def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
     elements: list[lxml_html.HtmlElement] = []
     for part in parts:
         if not part.pieces:
-            kept = etree.Element("pre", dict(pre.attrib))  # (its class names the language, when it does)
+            kept = lxml_html.Element("pre", dict(pre.attrib))  # (its class names the language, when it does)
             kept.text = part.text
             elements.append(kept)
             continue
@@ -363,12 +384,12 @@ def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
         for piece in part.pieces:
             if piece.kind == "item":
                 if listing is None:
-                    listing = etree.Element("ul")
+                    listing = lxml_html.Element("ul")
                     elements.append(listing)
                 etree.SubElement(listing, "li").text = piece.text
                 continue
             listing = None
-            paragraph = etree.Element("h6" if piece.kind == "heading" else "p")
+            paragraph = lxml_html.Element("h6" if piece.kind == "heading" else "p")
             paragraph.text = piece.text
             elements.append(paragraph)
     parent = pre.getparent()
@@ -448,7 +469,7 @@ def _root_headings(main: lxml_html.HtmlElement, title: str | None, removed: Coun
             removed["heading equal to the title"] += 1
             continue
         heading.tag = f"h{min(int(heading.tag[1]) - top + 2, 6)}"
-    root = etree.Element("h1")
+    root = lxml_html.Element("h1")
     root.text = title
     root.tail = main.text
     main.text = None
