@@ -240,18 +240,17 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         'What happens when someone requests page 9999 or page "abc"?',
         "Can I avoid an orphan last page?",
     ]
-    # A question before the colon is asked too, and its items lean on it: they are searched with its subject.
+    # After a question and a colon, an item that names nothing is searched with what the question is about.
     signing = clauses(
         "Please explain what the recommended way is to get these zones signed and kept signed with the least "
         "ongoing work: what has to go into each zone statement, and what BIND needs from the zone for it "
-        "to work."
+        "to work.",
+        subject="zones hand files key signed",
     )
-    assert (
-        signing[0]
-        == "What the recommended way is to get these zones signed and kept signed with the least ongoing work"
-    )
-    assert signing[1].startswith("What has to go into each zone statement (") and "signed" in signing[1]
-    assert len(signing) == 3
+    assert signing == [
+        "What has to go into each zone statement (zones signed)",
+        "What BIND needs from the zone for it to work",
+    ]
     # One question with two verbs, or a list inside brackets, stays whole.
     assert clauses("How does WAL ensure durability and why is it fast?") == [
         "How does WAL ensure durability and why is it fast?"
@@ -537,15 +536,14 @@ def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
     )
     assert ticket.long
     assert "Which setting keeps database connections open between requests?" in ticket.asks
-    # A list after a colon whose last item follows ", and" is as many asks as items, after the question the
-    # list details; each item carries what that question is about.
-    assert request.asks[0] == "How Django supports integrating with an existing database"
-    assert [a.split(" (")[0] for a in request.asks[1:]] == [
+    # A list after a colon whose last item follows ", and" is as many asks as items; one that names nothing
+    # carries what the question before the colon is about.
+    assert [a.split(" (")[0] for a in request.asks] == [
         "Is there a tool that generates models from the existing tables",
         "How to tell Django not to manage the tables",
         "Any Oracle-specific notes in the database docs I should know about",
     ]
-    assert all("database" in a and "Django" in a for a in request.asks)
+    assert "database" in request.asks[0] and "Django" in request.asks[0]
 
 
 def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sleuth.agent.research.exclusions import Ruled, excluded_things, not_asked_about, remainder, ruled_out
-from sleuth.agent.research.text import content_terms, words
+from sleuth.agent.research.text import content_terms, named_things, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
 SHORT_WORDS = 40
@@ -217,9 +217,9 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
     """One ask sentence as the questions it holds: an enumeration ("summarise (1) how releases are numbered,
     (2) how deprecations work, and (3) the upgrade procedure") or a list of questions after a colon ("tell me:
     what are my options, which base classes I can extend, and why changing it is risky") is one search per
-    item, since a search for the blend finds the documents of none; any other sentence is one ask. A question
-    before the colon is asked too, and the items after it carry what it is about (in ``subject``'s words, the
-    request's subject, where the question names them)."""
+    item, since a search for the blend finds the documents of none; any other sentence is one ask. After a
+    question and a colon, an item that names nothing carries what that question is about (in ``subject``'s
+    words, the request's subject, where the question uses them)."""
     marks = list(_ENUMERATION.finditer(sentence))
     colon = -1
     if len(marks) >= 2:
@@ -247,15 +247,17 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
     parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 2]
     if len(parts) < 2:
         return [sentence]
-    lead = _lead_question(sentence[:colon]) if colon >= 0 else []
+    lead = _lead_question(sentence[:colon]) if colon >= 0 else ""
     if lead:
-        # The items detail the lead's question and lean on it ("what has to go into each zone statement"
-        # means: to get the zones signed): each is searched with what the lead is about, in the words the
-        # request is about where it names them.
-        own = set(content_terms(lead[0]))
+        # The items detail the question before the colon and lean on it ("what has to go into each zone
+        # statement" means: to get the zones signed): an item that names nothing of its own is searched with
+        # what that question is about, in the request's words where it uses them. (The question itself is
+        # not asked again: the items ask it in detail, and a search for the general question crowds out
+        # their answers.)
+        own = set(content_terms(lead))
         named = [w for w in subject.split() if set(content_terms(w)) & own] if subject else []
-        about = " ".join(named) or subject_of(lead[0], limit=3)
-        parts = [lead[0], *(_with_subject(p, about) for p in parts)]
+        about = " ".join(named) or subject_of(lead, limit=3)
+        parts = [p if named_things(p) else _with_subject(p, about) for p in parts]
     end = "?" if sentence.rstrip().endswith("?") else ""
     return [p[:1].upper() + p[1:] + end for p in parts]
 
@@ -266,17 +268,15 @@ def _with_subject(item: str, about: str) -> str:
     return item if terms <= set(content_terms(item)) else f"{item} ({about})"
 
 
-def _lead_question(lead: str) -> list[str]:
+def _lead_question(lead: str) -> str:
     """The question a sentence asks before the list after its colon ("Please explain what the recommended
-    way is to get these zones signed with the least ongoing work: what has to go into each zone statement,
-    and what BIND needs from the zone"): the items detail it, they do not replace it, so it is asked too.
-    A lead that only introduces the list ("Please tell me:", "based on the docs for Windows:") asks
-    nothing."""
+    way is to get these zones signed: ..."), or "" when the lead only introduces the list ("Please tell
+    me:", "based on the docs for Windows:")."""
     wh = [m for m in _WH_WORD.finditer(lead) if _depth(lead, m.start()) == 0]
     if not wh:
-        return []
+        return ""
     question = lead[wh[0].start() :].strip(" ,;")
-    return [question] if len(words(question)) >= 4 else []
+    return question if len(words(question)) >= 4 else ""
 
 
 _ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
