@@ -19,7 +19,7 @@ from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, is_pointe
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.synthesis import claim_of, groups, one_line
+from sleuth.agent.research.synthesis import claim_of, conflicts, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
@@ -1329,3 +1329,21 @@ def test_a_nameless_description_is_not_grouped_under_a_quote_about_another_name(
         score=4.0,
     )
     assert [[e.id for e in g.items] for g in groups([h2, keepalive])] == [["E1"], ["E2"]]
+
+
+def test_a_value_with_its_history_is_no_disagreement() -> None:
+    """borg's reference says the checkpoint interval defaults to 30 minutes, its changelog that it went to
+    30 minutes from 5: the same value, so the sources agree. (Text written for this test.)"""
+
+    def quoted(doc: str, quote: str) -> Evidence:
+        return Evidence(id=f"E{doc}", chunk_id=f"{doc}-1", document_id=doc, title=doc, quote=quote, score=1.0)
+
+    manual = quoted(
+        "usage", "A checkpoint is written every checkpoint interval; the default interval is 30 minutes."
+    )
+    history = quoted(
+        "changes", "The default checkpoint interval was increased to 30 minutes (was 5 minutes)."
+    )
+    other = quoted("faq", "The default checkpoint interval is 10 minutes on slow disks.")
+    assert not conflicts(groups([manual, history]))
+    assert conflicts(groups([manual, other]))

@@ -600,8 +600,8 @@ def conflicts(picked: Sequence[Group], candidates: Sequence[Group] = ()) -> list
     make the cut on its own).
 
     Same measure: the quotes share most of their subject words, and each has a number with the same unit
-    word after it ("38 percent" / "31 percent"). Different years in the two quotes make a time series, not
-    a disagreement ("0.6 billion in 2015" / "4.2 billion in 2024").
+    word after it ("38 percent" / "31 percent"), no value of that unit in common. Different years in the two
+    quotes make a time series, not a disagreement ("0.6 billion in 2015" / "4.2 billion in 2024").
     """
     out: list[Claim] = []
     pairs: list[tuple[Group, Group]] = [(a, b) for i, a in enumerate(picked) for b in picked[i + 1 :]]
@@ -614,7 +614,9 @@ def conflicts(picked: Sequence[Group], candidates: Sequence[Group] = ()) -> list
         if ya and yb and ya != yb:
             continue
         ma, mb = measures(qa), measures(qb)
-        clash = {unit for unit in ma.keys() & mb.keys() if ma[unit] != mb[unit]}
+        # Values in common are agreement: "the default is 30 minutes" and "increased the default interval to
+        # 30 minutes (was 5 minutes)" say the same thing, one with its history.
+        clash = {unit for unit in ma.keys() & mb.keys() if not ma[unit] & mb[unit]}
         if not clash:
             continue
         shared = a.terms & b.terms
