@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from sleuth.agent.report import title
-from sleuth.agent.research.exclusions import Exclusions, excluded_things, remainder, ruled_out
+from sleuth.agent.research.exclusions import (
+    Exclusions,
+    excluded_things,
+    not_asked_about,
+    remainder,
+    ruled_out,
+)
 from sleuth.agent.research.request import classify, understand
 
 
@@ -163,3 +169,23 @@ def test_a_thing_the_request_asks_about_is_not_ruled_out() -> None:
         "running BIND in production without a firewall, and don't suggest dnsdist."
     )
     assert [r.thing for r in request.ruled] == ["dnsdist"]
+
+
+def test_skip_and_leave_out_rule_things_out() -> None:
+    """ "Please skip the systemd/udev material entirely" (a borg user on Devuan) rules out systemd and udev;
+    "how do I skip the first line?" asks how to skip."""
+    assert [r.thing for r in ruled_out("Please skip the systemd/udev material entirely.")] == [
+        "systemd",
+        "udev",
+    ]
+    assert [r.thing for r in ruled_out("Leave out Ansible and Salt.")] == ["Ansible", "Salt"]
+    assert [r.thing for r in ruled_out("We cannot use TCP/IP.")] == ["TCP/IP"]
+    assert ruled_out("How do I skip the first line?") == []
+    assert ruled_out("I want to skip a commit during a rebase.") == []
+    # Named only as absent elsewhere in the request, it is still ruled out; named as asked about, it is not.
+    devuan = "They run Devuan, so there is no systemd and no udev hooks. How do I run it from cron?"
+    assert [r.thing for r in not_asked_about(ruled_out("Please skip the systemd material."), devuan)] == [
+        "systemd"
+    ]
+    asked = "How do I start it from a systemd timer?"
+    assert not_asked_about(ruled_out("Please skip the systemd material."), asked) == []

@@ -28,7 +28,8 @@ _RULES_OUT = re.compile(
     r"(?:suggest(?:ing)?|recommend(?:ing)?|propose|mention|use|include|consider|advise|tell\s+(?:me|us)\s+to|"
     r"want\s+to\s+use|bother\s+with)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
-    r"|avoid\s+(?:suggesting|recommending))"
+    r"|avoid\s+(?:suggesting|recommending)"
+    r"|(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude))"
     r"\s+(?P<things>(?:(?!\s[-–—]\s)[^.;:!?]|(?<=\d)\.(?=\d))+)",
     re.I,
 )
@@ -37,7 +38,7 @@ _RULES_OUT = re.compile(
 #: "We never use transactions explicitly" a description: neither is a directive.
 _CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\b(?:please|and|but|so|also))$", re.I)
 #: Little words a ruled-out phrase opens with that are no part of the thing ("a pipe transport").
-_ARTICLES = frozenset("a an the any some our your my their its".split())
+_ARTICLES = frozenset("a an the any some our your my their its those these this that".split())
 #: Verbs (and the little words after them) a ruled-out action opens with: "change DNS", "route through a
 #: smarthost" rule out an action on the thing, not every passage about it (see ``Exclusions.about``).
 _VERBS = frozenset(
@@ -61,7 +62,9 @@ _REASON = re.compile(
 )
 _CLAUSE = re.compile(r"^(?:it|this|that|they|we|i|you|he|she)\b|\b(?:is|are|was|were|has|have|had)\b", re.I)
 #: The separators of a list of things: "A, B or C", "A, B, and C".
-_SEPARATOR = re.compile(r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+)", re.I)
+_SEPARATOR = re.compile(
+    r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+|(?-i:(?<=[a-z]{3})/(?=[a-z]{3})))", re.I
+)
 #: A quote that names a ruled-out thing within this many characters of its start opens with it.
 OPENING_CHARS = 40
 #: A "how" after a thing acted on of at most this many words is cut ("by hand", "from cron"; not "in a
@@ -69,6 +72,13 @@ OPENING_CHARS = 40
 HOW_WORDS = 2
 #: A ruled-out thing of more words than this is a clause, not a name.
 MAX_WORDS = 4
+
+
+#: Words after a thing that are no part of it: adverbs, and what a requester calls the pages about it.
+_TRAILING = frozenset(
+    "either too also instead please entirely completely altogether "
+    "material materials stuff bits parts part content docs documentation section sections pages".split()
+)
 
 
 @dataclass(frozen=True)
@@ -131,8 +141,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     ):
         action = action or kept[0].casefold() in _VERBS | _GERUNDS
         kept = kept[1:]
-    while len(kept) > 1 and kept[-1].casefold() in ("either", "too", "also", "instead", "please"):
-        kept = kept[:-1]  # "don't suggest dnsdist either"
+    while len(kept) > 1 and kept[-1].casefold() in _TRAILING:
+        kept = kept[:-1]  # "don't suggest dnsdist either", "skip the systemd material entirely"
     how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
     if action and how is not None and len(kept) - how <= HOW_WORDS:
         kept = kept[:how]  # "dnssec-signzone by hand": how is no part of the thing acted on
@@ -172,8 +182,23 @@ def ruled_out(sentence: str) -> list[Ruled]:
 def not_asked_about(ruled: Sequence[Ruled], rest: str) -> list[Ruled]:
     """The things ruled out that the rest of the request (``rest``: its text without the directives) does not
     name: a thing it asks about is no thing to leave out ("Do not suggest running BIND in a container" in a
-    request about configuring BIND rules out the container, never every passage about BIND)."""
-    return [r for r in ruled if Exclusions([r]).named_in(rest) is None]
+    request about configuring BIND rules out the container, never every passage about BIND). A thing the
+    request names only as absent ("they run Devuan, so there is no systemd and no udev hooks") is not asked
+    about."""
+    text = _normal(rest)
+    return [r for r in ruled if not any(_named_present(text, form) for form in Exclusions._forms_of(r.thing))]
+
+
+_NEGATIONS = frozenset("no not without never nor".split())
+
+
+def _named_present(text: str, form: str) -> bool:
+    """Whether normalised ``text`` names ``form`` somewhere not right after a negation ("no systemd")."""
+    for m in re.finditer(re.escape(f" {form} "), text):
+        before = text[: m.start()].split()[-2:]
+        if not _NEGATIONS & set(before):
+            return True
+    return False
 
 
 def excluded_things(sentence: str) -> list[str]:
