@@ -371,6 +371,31 @@ def test_entries_nested_in_an_entry_are_read_and_the_page_is_kept() -> None:
     assert "0 means success." in markdown
 
 
+def test_a_table_of_options_in_groups_reads_as_term_lines() -> None:
+    """Sphinx's argparse tables (borg's): no header, a row across the table names each group, the rows under
+    it hold a spacer cell, the option and its description. Docling took the first group's name for the
+    header of every piece ("positional arguments — --save-space | work slower"). (Text written for this
+    test.)"""
+    page = b"""<html><head><title>tool create</title></head><body><h1>tool create</h1>
+<table class="options-table"><tbody>
+<tr><td colspan="3"><p><strong>positional arguments</strong></p></td></tr>
+<tr><td></td><td><p><code>ARCHIVE</code></p></td><td><p>name of the archive to create</p></td></tr>
+<tr><td colspan="3"><p><strong>options</strong></p></td></tr>
+<tr><td></td><td><p><code>-n</code>, <code>--dry-run</code></p></td>
+<td><p>do not create an archive</p></td></tr>
+<tr><td></td><td><p><code>-c SECONDS</code></p></td>
+<td><p>write a checkpoint every SECONDS (Default: 1800)</p></td></tr>
+</tbody></table>
+<table><tr><td>lz4</td><td>fast</td></tr><tr><td>zstd</td><td>small</td></tr></table>
+</body></html>"""
+    markdown = convert_bytes(page, "http://127.0.0.1/create.html").markdown
+    assert "**positional arguments**\n\n**ARCHIVE**\n\nname of the archive to create" in markdown
+    assert "**options**\n\n**-n, --dry-run**\n\ndo not create an archive" in markdown
+    assert "**-c SECONDS**\n\nwrite a checkpoint every SECONDS (Default: 1800)" in markdown
+    assert "| positional arguments" not in markdown
+    assert "| lz4" in markdown  # a table without groups stays a table
+
+
 def test_prose_in_preformatted_text_keeps_its_compounds_and_margins() -> None:
     """A hyphen at a line's end is a compound's unless the text is justified (groff hyphenates); a name in
     capitals indented under a section is a term, not a section of its own. (Text written for this test.)"""

@@ -37,6 +37,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from sleuth.ingest.convert.html_entries import entries_as_sections
+from sleuth.ingest.convert.html_option_tables import option_tables_as_lists
 from sleuth.ingest.convert.pre_prose import Part, prose_parts
 
 _log = logging.getLogger(__name__)
@@ -203,6 +204,8 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
     _inline_code(main)
     _glued_inline(main)
     if refine:
+        if tables := option_tables_as_lists(main):
+            removed["option tables as lists"] += tables
         if turned := entries_as_sections(main):
             removed["reference entries as sections"] += turned
         _nested_definitions(main)
