@@ -1347,3 +1347,38 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     other = quoted("faq", "The default checkpoint interval is 10 minutes on slow disks.")
     assert not conflicts(groups([manual, history]))
     assert conflicts(groups([manual, other]))
+
+
+def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> None:
+    """borg's 2015 change log ("create --compression none (default ...)") led the direct answer to "what
+    compression does borg use by default" over the reference's "lz4 ... (default)": the passages that say how
+    things are come first, unless the request asks what changed."""
+    from sleuth.agent.research.history import asks_about_changes, is_history  # noqa: PLC0415
+    from sleuth.agent.research.synthesis import summarize  # noqa: PLC0415
+
+    old = Evidence(
+        id="E1", chunk_id="c1", document_id="changes", title="Change Log — Borg documentation",
+        section_path="Change Log > Version 0.25.0 (2015-08-29) > New features", quote="Compression: none.",
+        relevance=5.0,
+    )  # fmt: skip
+    notes = Evidence(
+        id="E2", chunk_id="c2", document_id="notes", title="Release Notes",
+        section_path="Release Notes > Notes for BIND 9.18.48 > Bug Fixes", quote="Fix a crash.",
+        relevance=4.0,
+    )  # fmt: skip
+    manual = Evidence(
+        id="E3", chunk_id="c3", document_id="usage-create", title="borg create",
+        section_path="borg create > options", quote="lz4 is the default.", relevance=3.0,
+    )  # fmt: skip
+    assert is_history(old) and is_history(notes) and not is_history(manual)
+    assert not asks_about_changes("What compression does borg use by default?")
+    assert asks_about_changes("What changed in 1.2 when I upgrade from 1.1?")
+    evidence = {e.id: e for e in (old, notes, manual)}
+    findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in evidence.values()]}
+    spec = TemplateLibrary().load("brief").section("answer")
+    assert [c.evidence_ids[0] for c in summarize(spec, findings, [], evidence, history_last=True)] == [
+        "E3",
+        "E1",
+        "E2",
+    ]
+    assert summarize(spec, findings, [], evidence)[0].evidence_ids == ["E1"]

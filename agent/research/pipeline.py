@@ -35,6 +35,7 @@ from sleuth.agent.research.coverage import cited, section_status
 from sleuth.agent.research.discovery import Discovery
 from sleuth.agent.research.evidence import Evidence, Ledger, found_only
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
+from sleuth.agent.research.history import asks_about_changes
 from sleuth.agent.research.names import asked_names, mentioned
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import guard_plan
@@ -223,6 +224,7 @@ class ResearchRun:
                     if self.request.long
                     else (),
                     floor=self.options.topic_floor,
+                    history_last=not asks_about_changes(self.query),
                 )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)

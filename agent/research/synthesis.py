@@ -26,6 +26,7 @@ from typing import Protocol
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.history import is_history
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, words, years
 from sleuth.agent.templates import SectionSpec, Template
@@ -96,6 +97,7 @@ def summarize(
     *,
     asks: Sequence[str] = (),
     floor: float = float("-inf"),
+    history_last: bool = False,
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
@@ -104,7 +106,10 @@ def summarize(
     ``asks``: a long request's questions. Its summary answers each of them first, one claim per ask in the
     order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
     the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
-    answers whatever ``max_claims`` says."""
+    answers whatever ``max_claims`` says.
+
+    ``history_last``: the request does not ask what changed, so a claim from a change log or release notes
+    (``history.is_history``) comes after those that say how things are, each ask's answer too."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
     first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
@@ -126,7 +131,12 @@ def summarize(
             default=float("-inf") if ask is not None else 0.0,
         )
 
-    pool.sort(key=lambda c: -relevance(c))
+    def current(claim: Claim) -> bool:
+        return not history_last or not all(
+            is_history(evidence[i]) for i in claim.evidence_ids if i in evidence
+        )
+
+    pool.sort(key=lambda c: (not current(c), -relevance(c)))
     room = max(0, max(section.max_claims, len(asks)) - len(first))
     chosen: list[Claim] = []
     if len(asks) > 1:
@@ -135,7 +145,11 @@ def summarize(
             # better (a tutorial's "You can run the full test suite ..." is no answer to "which hook aborts
             # the push" beside githooks' "pre-push — If this hook exits with a non-zero status, ...").
             routed = max((relevance(c, ask) for c in first), default=float("-inf"))
-            best = max((c for c in pool if c not in chosen), key=lambda c: relevance(c, ask), default=None)
+            best = max(
+                (c for c in pool if c not in chosen),
+                key=lambda c: (current(c) and relevance(c, ask) >= floor, relevance(c, ask)),
+                default=None,
+            )
             if best is None or relevance(best, ask) < max(floor, routed) or relevance(best, ask) == routed:
                 continue
             if len(chosen) < room or routed > float("-inf"):

@@ -1,0 +1,45 @@
+"""History: passages that say how a thing changed, not how it is.
+
+A manual's change log and release notes ("Version 0.29.0 (2015-12-13)", "Notes for BIND 9.18.48 > Bug
+Fixes", "Release Notes", "What's New") share every word with a question about an option: "changed the
+default --lock-wait from infinity to 1 second", "create --compression none (default, ...)" (borg's 2015
+change log, since superseded), "Fix a crash triggered by rndc modzone". The cross-encoder reads them as
+answers. They are evidence, and stay in the report's findings; but unless the request asks what changed
+(a version, an upgrade, a deprecation), the direct answer takes the passages that say how things are first.
+
+Such a passage is recognised by the document's own labels (its title or a heading of its section path),
+not by its words: the document says it is a history of changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sleuth.agent.research.evidence import Evidence
+
+__all__ = ["asks_about_changes", "is_history"]
+
+_LABEL = re.compile(
+    r"\b(?:change\s?log|changes\s+in\b|release\s+notes?|what'?s\s+new|news\s+for|notes\s+for\b)"
+    r"|^(?:changes|news|change\s+log)$"
+    r"|^(?:version|release)\s+v?\d+(?:\.\d+)+",
+    re.I,
+)
+_DATED = re.compile(r"\(\s*(?:19|20)\d\d-\d\d-\d\d\b")
+_CHANGE_ASKED = re.compile(
+    r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)|what\s+changed|new\s+in|release(?:d|s)?\b|"
+    r"deprecat\w*|upgrad\w*|migrat\w*|regression|changelog|change\s+log|history|since\s+version|"
+    r"backwards?[- ]incompatible)",
+    re.I,
+)
+
+
+def is_history(evidence: Evidence) -> bool:
+    """Whether the passage stands in a history of changes, by its title or a heading above it."""
+    labels = [evidence.title or "", *(evidence.section_path or "").split(" > ")]
+    return any(_LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip())
+
+
+def asks_about_changes(request: str) -> bool:
+    """Whether the request asks what changed (a version's news, an upgrade, a deprecation)."""
+    return bool(_CHANGE_ASKED.search(request))
