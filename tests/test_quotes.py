@@ -1382,3 +1382,23 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
         "E2",
     ]
     assert summarize(spec, findings, [], evidence)[0].evidence_ids == ["E1"]
+
+
+def test_a_quote_that_names_more_is_not_hidden_under_a_short_one() -> None:
+    """A central backup server's page: "There is only one ssh key per client allowed." and the forced command
+    that restricts each key share "key" and "client"; the second names the options that answer the question
+    and is a claim of its own, not a quote hidden under the first. (Text written for this test.)"""
+
+    def quoted(n: int, quote: str, score: float, core: str = "") -> Evidence:
+        return Evidence(
+            id=f"E{n}", chunk_id="c1", document_id="central-server", title="Central server", quote=quote,
+            score=score, core=core,
+        )  # fmt: skip
+
+    short = quoted(1, "There is only one ssh key per client allowed. Keys are added for web01.srv.local and "
+                   "app01.srv.local.", 3.0, core="There is only one ssh key per client allowed.")  # fmt: skip
+    forced = quoted(2, "Every ssh key of a client has a forced command applied:\n\ncommand=\"tool serve "
+                    "--restrict-to-path /srv/repos/client\",restrict", 2.0)  # fmt: skip
+    again = quoted(3, "Only one ssh key per client is allowed.", 1.0)
+    bundles = groups([short, forced, again])
+    assert [[e.id for e in g.items] for g in bundles] == [["E1", "E3"], ["E2"]]

@@ -182,6 +182,14 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             ) or (
                 _same(terms, group.terms)
                 and _nothing_more(core, head.core or head.quote)
+                # ... and one of the two quotes names every name in code the other does: borg's "Every key in
+                # authorized_keys has a forced command ...: command=... borg serve --restrict-to-path ..."
+                # shares "key" and "client" with "There is only one ssh key per client allowed. Keys are
+                # added for web01.srv.local ...", names other things, and was hidden under it.
+                and (
+                    _code_names(core) <= _code_names(head.quote)
+                    or _code_names(head.quote) <= _code_names(item.quote)
+                )
                 # ... and what it took in after that sentence names no value or name in code the group's
                 # best lacks: "... turned off by default. To enable it, run PRAGMA foreign_keys=ON" is not
                 # said by another document's "... turned off by default in SQLite." (its text would be lost
