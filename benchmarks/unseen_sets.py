@@ -10,7 +10,11 @@ the licence left out: 134 pages) and flex-doc 2.6.4-8.2 (its HTML manual as Debi
 usr/share/doc/flex-doc/html: 222 pages, 49 of them one-line redirects) and zsh-doc 5.9-4 (its HTML manual,
 usr/share/doc/zsh-doc: 186 pages, 144 of them redirects and 7 indexes, which ingest skips since stop 32)
 and exim4-doc-html 4.96-1 (the Exim specification and filter guide, usr/share/doc/exim4-doc-html/spec_html:
-its 68 chapter pages and the two contents pages, 70 files; the chNN.html links to them left out);
+its 68 chapter pages and the two contents pages, 70 files; the chNN.html links to them left out),
+bind9-doc 9.18 (the BIND 9 Administrator Reference Manual: 15 content pages), postfix-doc 3.7 (136 HTML
+pages, 80 of them manual pages) and borgbackup-doc 1.2.4 (its Sphinx manual: 44 of its 48 content pages,
+flattened, ``usage/create.html`` as ``usage-create.html``; the contents pages book.html and deployment.html,
+the redirect usage.html and the script page paperkey.html left out);
 ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
