@@ -58,8 +58,9 @@ class Evidence(EvidenceRecord):
     question: str = ""
     sections: list[str] = Field(default_factory=list)
     score: float = 0.0
-    #: Similarity of the quote (with its document title) to the user's query, by the dense model: what keeps
-    #: a run on its topic, and what ranks summary claims.
+    #: How well the quote (in its context) answers the request's own words, by the cross-encoder: its score
+    #: for the query, ask or constraint it was found for (found for a template's or a lead's question: its
+    #: best score over the request's asks, when it is chosen): what ranks summary claims.
     relevance: float = 0.0
     #: Set by a reviewer (``--review``): pinned evidence is always cited, dropped evidence never.
     pinned: bool = False
