@@ -10,6 +10,8 @@ what one plain ``sleuth search`` of the question returns:
   that a report wins only by choosing better text, not by saying more; and the share found in the search's
   first chunks, as they read, cut to as many characters as the report's distinct claims hold (a chunk is a
   dozen sentences, a claim one or two: at the same count the search shows several times the text);
+- answers in the direct answer (``answers_direct``): the share found in the summary section's claims, what a
+  reader meets first;
 - cited-document recall and precision (the eval's own numbers, search at equal size) and the recall of the
   search's top 10 documents;
 - empty reports (every section not_found) and, for those, whether the search's top 10 held a gold document;
@@ -118,6 +120,12 @@ def same_length(contents: Iterable[str], claims: Sequence[str]) -> list[str]:
     return out
 
 
+def direct_sections(template: str) -> frozenset[str]:
+    """The template's summary sections (kind summary): the direct answer a reader meets first."""
+    spec = yaml.safe_load((TEMPLATES_DIR / f"{template}.yaml").read_text())
+    return frozenset(s["id"] for s in spec.get("sections", []) if s.get("kind") == "summary")
+
+
 def summary_sections(template: str) -> frozenset[str]:
     """Sections that restate findings by design: id executive_summary / key_findings, or kind summary."""
     spec = yaml.safe_load((TEMPLATES_DIR / f"{template}.yaml").read_text())
@@ -137,8 +145,14 @@ def repeated_claims(report: dict[str, Any], summary: frozenset[str]) -> tuple[in
     return (sum(1 for ids in where.values() if len(ids) > 1), len(where))
 
 
-def claim_texts(report: dict[str, Any]) -> list[str]:
-    return [c["text"] for s in report.get("sections", []) for c in s.get("claims", [])]
+def claim_texts(report: dict[str, Any], sections: frozenset[str] | None = None) -> list[str]:
+    """The claims' text, of the sections named (all when None)."""
+    return [
+        c["text"]
+        for s in report.get("sections", [])
+        if sections is None or s.get("id") in sections
+        for c in s.get("claims", [])
+    ]
 
 
 def is_empty(report: dict[str, Any]) -> bool:
@@ -217,6 +231,8 @@ def score(
     hits: dict[str, Any],
     out: Path,
     summary: frozenset[str],
+    *,
+    direct: frozenset[str] = frozenset({"answer"}),
 ) -> dict[str, Any]:
     by_id = {q["id"]: q for q in questions}
     rows: list[dict[str, Any]] = []
@@ -239,6 +255,8 @@ def score(
                 "claims": n,
                 "answers_report": report_loose,
                 "answers_report_strict": report_strict,
+                # what the summary says of it: the answers a reader meets first
+                "answers_direct": answer_share(q.get("answers", []), claim_texts(report, direct))[1],
                 "answers_search": search_loose,
                 "answers_search_strict": search_strict,
                 "answers_search_same_length": length,
@@ -261,6 +279,7 @@ def score(
         "questions": len(rows),
         "answers_report": _mean([r["answers_report"] for r in rows]),
         "answers_report_strict": _mean([r["answers_report_strict"] for r in rows]),
+        "answers_direct": _mean([r["answers_direct"] for r in rows]),
         "answers_search": _mean([r["answers_search"] for r in rows]),
         "answers_search_strict": _mean([r["answers_search_strict"] for r in rows]),
         "answers_search_same_length": _mean([r["answers_search_same_length"] for r in rows]),
@@ -351,7 +370,14 @@ def main() -> None:
                 # One search per question and half, whatever the template (after the eval: one process
                 # per embedded index at a time).
                 hits = hits or searches(questions, index, set_work / f"search-{half}.json", reuse=args.reuse)
-                metrics = score(questions, evaluation, hits, out, summary_sections(template))
+                metrics = score(
+                    questions,
+                    evaluation,
+                    hits,
+                    out,
+                    summary_sections(template),
+                    direct=direct_sections(template),
+                )
                 results["runs"][f"{judged.name}/{half}/{template}"] = metrics
                 results_path.write_text(json.dumps(results, indent=2) + "\n")
                 row = table({"runs": {f"{judged.name}/{half}/{template}": metrics}}).splitlines()[-1]

@@ -93,6 +93,7 @@ def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
         "id": question["id"],
         "claims": n,
         "answers_report": answer_share(question["answers"], claims)[1],
+        "answers_direct": answer_share(question["answers"], claim_texts(report, frozenset({"answer"})))[1],
         "answers_search": answer_share(question["answers"], [h["content"] for h in hits[:n]])[1],
         "answers_search_same_length": answer_share(
             question["answers"],
