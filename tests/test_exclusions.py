@@ -189,3 +189,18 @@ def test_skip_and_leave_out_rule_things_out() -> None:
     ]
     asked = "How do I start it from a systemd timer?"
     assert not_asked_about(ruled_out("Please skip the systemd material."), asked) == []
+
+
+def test_skip_those_rules_out_what_the_sentence_named() -> None:
+    """ "We do not use Apache or mod_wsgi anywhere, so please skip those options entirely" (a Flask user)
+    rules out Apache and mod_wsgi, never "options"; that the request says it does not use them is no ask."""
+    flask = "We do not use Apache or mod_wsgi anywhere, so please skip those options entirely."
+    assert [r.thing for r in ruled_out(flask)] == ["Apache", "mod_wsgi"]
+    assert [r.thing for r in ruled_out("Please skip CSRF protection advice.")] == ["CSRF protection"]
+    request = understand(
+        "We deploy a small Flask app on a Debian VM behind nginx and run it with gunicorn. "
+        "How do we run gunicorn with four workers, and how does the app see the client's address? "
+        "We do not use Apache or mod_wsgi anywhere, so please skip those options entirely."
+    )
+    assert request.excluded == ["Apache", "mod_wsgi"]
+    assert ruled_out("Skip that.") == []

@@ -38,7 +38,9 @@ _RULES_OUT = re.compile(
 #: "We never use transactions explicitly" a description: neither is a directive.
 _CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\b(?:please|and|but|so|also))$", re.I)
 #: Little words a ruled-out phrase opens with that are no part of the thing ("a pipe transport").
-_ARTICLES = frozenset("a an the any some our your my their its those these this that".split())
+_ARTICLES = frozenset("a an the any some our your my their its".split())
+#: Words that point back: "skip those options" rules out what the sentence named before it.
+_DEMONSTRATIVES = frozenset("those these that this them".split())
 #: Verbs (and the little words after them) a ruled-out action opens with: "change DNS", "route through a
 #: smarthost" rule out an action on the thing, not every passage about it (see ``Exclusions.about``).
 _VERBS = frozenset(
@@ -77,7 +79,8 @@ MAX_WORDS = 4
 #: Words after a thing that are no part of it: adverbs, and what a requester calls the pages about it.
 _TRAILING = frozenset(
     "either too also instead please entirely completely altogether "
-    "material materials stuff bits parts part content docs documentation section sections pages".split()
+    "material materials stuff bits parts part content docs documentation section sections pages "
+    "advice tips recommendations suggestions options instructions snippets examples".split()
 )
 
 
@@ -115,6 +118,12 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
             opening = parts[k].split()[:1]
             # A verb governs the items after it ("running dnssec-keygen and dnssec-signzone by hand").
             acting = bool(ruled) and ruled[-1].action
+            if opening and opening[0].casefold() in _DEMONSTRATIVES:
+                # "We do not use Apache or mod_wsgi anywhere, so please skip those options": the names before
+                # the directive, never "options".
+                ruled.extend(r for r in _named_before(sentence[: m.start()]) if r not in ruled)
+                end = offset + len(parts[k].rstrip())
+                break
             item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k], acting=acting)
             if item is None and not (opening and opening[0].casefold() in _HOW and ruled):
                 break  # the list ends at what is no thing: the rest of the sentence is the rest
@@ -128,6 +137,17 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
         if ruled:
             out.append((m.start(), end, ruled))
     return out
+
+
+_CODE_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w.-]*[_.][\w.-]*[A-Za-z0-9]")
+
+
+def _named_before(text: str) -> list[Ruled]:
+    """The names ``text`` holds, proper names and names in code ("Apache", "mod_wsgi"), in order."""
+    found = [(text.find(n), n) for n in named_things(text)] + [
+        (m.start(), m.group()) for m in _CODE_WORD.finditer(text)
+    ]
+    return [Ruled(n) for _, n in sorted(found) if len(n) >= 3]
 
 
 def _thing(item: str, *, acting: bool = False) -> Ruled | None:
@@ -186,17 +206,33 @@ def not_asked_about(ruled: Sequence[Ruled], rest: str) -> list[Ruled]:
     request names only as absent ("they run Devuan, so there is no systemd and no udev hooks") is not asked
     about."""
     text = _normal(rest)
-    return [r for r in ruled if not any(_named_present(text, form) for form in Exclusions._forms_of(r.thing))]
+    names = {w for r in ruled for form in Exclusions._forms_of(r.thing) for w in form.split()}
+    return [
+        r
+        for r in ruled
+        if not any(_named_present(text, form, names) for form in Exclusions._forms_of(r.thing))
+    ]
 
 
-_NEGATIONS = frozenset("no not without never nor".split())
+#: Words that say a thing is absent ("t": "don't", "can't" as the words of ``_normal``).
+_NEGATIONS = frozenset("no not never without nor cannot t".split())
+#: Words that may stand between such a word and the thing: "do not use Apache or mod_wsgi".
+_BETWEEN = frozenset("use using have run want need or and any the a an either".split())
 
 
-def _named_present(text: str, form: str) -> bool:
-    """Whether normalised ``text`` names ``form`` somewhere not right after a negation ("no systemd")."""
+def _named_present(text: str, form: str, names: set[str]) -> bool:
+    """Whether normalised ``text`` names ``form`` somewhere it is not said to be absent ("no systemd", "we do
+    not use Apache or mod_wsgi", "don't use Ansible or Salt": a negation, then only verbs of use, connectors
+    and the other things ruled out)."""
     for m in re.finditer(re.escape(f" {form} "), text):
-        before = text[: m.start()].split()[-2:]
-        if not _NEGATIONS & set(before):
+        absent = False
+        for word in reversed(text[: m.start()].split()[-6:]):
+            if word in _NEGATIONS:
+                absent = True
+                break
+            if word not in _BETWEEN and word not in names:
+                break
+        if not absent:
             return True
     return False
 
