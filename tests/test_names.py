@@ -40,3 +40,12 @@ def test_a_name_is_mentioned_in_any_case_and_number() -> None:
     # A name is a whole word: "Kant" is not mentioned by "Kantar", nor "RewriteRule" by "RewriteRules".
     found = mentioned(["Kant", "RewriteRule"], ["Kantar ranks brands.", "RewriteRules are read in order."])
     assert found == set()
+
+
+def test_an_attribute_is_mentioned_by_its_own_name_in_code() -> None:
+    """Flask's reference names "remote_addr" under the request object; "request.remote_addr" is mentioned
+    there. A plain word is no such name: "auto" does not mention "gc.auto"."""
+    assert mentioned(["request.remote_addr"], ["remote_addr — The address of the client."]) == {
+        "request.remote_addr"
+    }
+    assert mentioned(["gc.auto"], ["Set it to auto to let git decide."]) == set()

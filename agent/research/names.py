@@ -48,10 +48,15 @@ def asked_names(question: str) -> list[str]:
 
 def _pattern(name: str) -> re.Pattern[str]:
     """A name as a passage may write it: any case, and a plain word in any number ("Senators" / "senator",
-    "IDs" / "ID")."""
+    "IDs" / "ID"); an attribute named with its object ("request.remote_addr") also by its own name when that
+    is a name in code ("remote_addr — The address of the client sending the request", under the request
+    object's heading), never by a plain word ("gc.auto" is not named by "auto")."""
     if name.isalpha() and name.endswith("s") and (len(name) > 3 or name[:-1].isupper()):
         stem = re.escape(name[:-2] if name.lower().endswith("es") else name[:-1])
         return re.compile(rf"(?<!\w){stem}\w{{0,3}}(?!\w)", re.I)
+    last = name.rsplit(".", 1)[-1]
+    if last != name and _CODE_SHAPE.search(last):
+        return re.compile(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(last)})(?!\w)", re.I)
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.I)
 
 
