@@ -14,7 +14,8 @@ its 68 chapter pages and the two contents pages, 70 files; the chNN.html links t
 bind9-doc 9.18 (the BIND 9 Administrator Reference Manual: 15 content pages), postfix-doc 3.7 (136 HTML
 pages, 80 of them manual pages) and borgbackup-doc 1.2.4 (its Sphinx manual: 44 of its 48 content pages,
 flattened, ``usage/create.html`` as ``usage-create.html``; the contents pages book.html and deployment.html,
-the redirect usage.html and the script page paperkey.html left out);
+the redirect usage.html and the script page paperkey.html left out) and python-flask-doc 2.2.2 (Flask's
+Sphinx manual: 73 of its 77 pages, flattened as borg's; search, genindex, py-modindex and 404 left out);
 ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
