@@ -204,3 +204,11 @@ def test_skip_those_rules_out_what_the_sentence_named() -> None:
     )
     assert request.excluded == ["Apache", "mod_wsgi"]
     assert ruled_out("Skip that.") == []
+    # A page about the thing, by its first heading or its title without the site's name, is about it.
+    apache = Exclusions(ruled_out(flask))
+    proxy = "X-Forwarded-For and X-Forwarded-Host are automatically set by ProxyPass."
+    assert apache.about(proxy, heading="Apache httpd > Tell Flask it is Behind a Proxy") == "Apache"
+    assert apache.about(proxy, title="Apache httpd — Flask Documentation (2.2.x)") == "Apache"
+    assert (
+        apache.about("Run it behind nginx or Apache httpd.", heading="Gunicorn > Binding Externally") is None
+    )

@@ -257,6 +257,19 @@ def _runs(quote: str, forms: Sequence[str]) -> bool:
     return any(_normal(_PROMPT.sub("", line)).startswith(f" {form} ") for line in lines for form in forms)
 
 
+_SITE = re.compile(r"\s+(?:[—–|]|-)\s+.*$")
+
+
+def _labels(heading: str | None, title: str | None) -> list[str]:
+    """What says what a passage is about: its own heading, its page's first heading, and its document's
+    title without the site's name after it ("Apache httpd — Flask Documentation (2.2.x)": Apache httpd)."""
+    path = heading.split(" > ") if heading else []
+    out = [path[-1], path[0]] if path else []
+    if title:
+        out.append(_SITE.sub("", title))
+    return [label for label in dict.fromkeys(out) if label]
+
+
 class Exclusions:
     """The things a request rules out, and which evidence is about one of them."""
 
@@ -305,7 +318,9 @@ class Exclusions:
         text = _normal(quote)
         named: list[str] = []
         for ruled, forms in self._forms:
-            if not ruled.action and any(self._is_about(label, ruled, forms) for label in (heading, title)):
+            if not ruled.action and any(
+                self._is_about(label, ruled, forms) for label in _labels(heading, title)
+            ):
                 return ruled.thing
             at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
             if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS) or _runs(quote, forms):
