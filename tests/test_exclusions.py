@@ -209,6 +209,21 @@ def test_skip_those_rules_out_what_the_sentence_named() -> None:
     proxy = "X-Forwarded-For and X-Forwarded-Host are automatically set by ProxyPass."
     assert apache.about(proxy, heading="Apache httpd > Tell Flask it is Behind a Proxy") == "Apache"
     assert apache.about(proxy, title="Apache httpd — Flask Documentation (2.2.x)") == "Apache"
-    assert (
-        apache.about("Run it behind nginx or Apache httpd.", heading="Gunicorn > Binding Externally") is None
-    )
+    passing = "Gunicorn should not run as root; a proxy such as nginx or Apache httpd goes in front of it."
+    assert apache.about(passing, heading="Gunicorn > Binding Externally") is None
+
+
+def test_skip_in_a_question_asks_how_to_skip() -> None:
+    """(Review.) "skip", "omit", "exclude" also name what a user wants to do: in a question, after "and" or
+    "but", or with "from ...", they rule nothing out; a slash in a path or between opposites joins no list."""
+    for asked in (
+        "How do I back up /home with borg but skip the cache directories?",
+        "How do I tell borg create to skip files on other file systems and omit xattrs?",
+        "I back up my laptop with borg. Please exclude node_modules and .cache from the archives.",
+        "With find, how do I list all files and skip directories?",
+        "Omit the details, just tell me how to enable TLS.",
+    ):
+        assert ruled_out(asked) == [], asked
+    assert [r.thing for r in ruled_out("Don't use /usr/local/bin.")] == ["/usr/local/bin"]
+    assert [r.thing for r in ruled_out("Don't suggest read/write splitting.")] == ["read/write splitting"]
+    assert [r.thing for r in ruled_out("Don't suggest GitHub Pages.")] == ["GitHub Pages"]

@@ -1402,3 +1402,19 @@ def test_a_quote_that_names_more_is_not_hidden_under_a_short_one() -> None:
     again = quoted(3, "Only one ssh key per client is allowed.", 1.0)
     bundles = groups([short, forced, again])
     assert [[e.id for e in g.items] for g in bundles] == [["E1", "E3"], ["E2"]]
+
+
+def test_history_labels_are_version_labels() -> None:
+    """(Review.) "Making changes in a signed zone" and "Notes for Windows users" are no change log; "Which
+    version of BIND added catalog zones?" asks what changed, "How do I release a lock?" does not."""
+    from sleuth.agent.research.history import asks_about_changes, is_history  # noqa: PLC0415
+
+    def under(path: str) -> Evidence:
+        return Evidence(id="E1", chunk_id="c1", document_id="d", quote="Some text.", section_path=path)
+
+    assert not is_history(under("DNSSEC Guide > Making changes in a signed zone"))
+    assert not is_history(under("Installation > Notes for Windows users"))
+    assert is_history(under("Release Notes > Notes for BIND 9.18.48 > Bug Fixes"))
+    assert is_history(under("Change Log > Version 1.2.4 (2023-03-24)"))
+    assert asks_about_changes("Which version of BIND added catalog zones?")
+    assert not asks_about_changes("How do I release a lock?")

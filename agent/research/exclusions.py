@@ -29,7 +29,7 @@ _RULES_OUT = re.compile(
     r"want\s+to\s+use|bother\s+with)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending)"
-    r"|(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude))"
+    r"|(?P<soft>(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude)))"
     r"\s+(?P<things>(?:(?!\s[-–—]\s)[^.;:!?]|(?<=\d)\.(?=\d))+)",
     re.I,
 )
@@ -64,9 +64,19 @@ _REASON = re.compile(
 )
 _CLAUSE = re.compile(r"^(?:it|this|that|they|we|i|you|he|she)\b|\b(?:is|are|was|were|has|have|had)\b", re.I)
 #: The separators of a list of things: "A, B or C", "A, B, and C".
-_SEPARATOR = re.compile(
-    r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+|(?-i:(?<=[a-z]{3})/(?=[a-z]{3})))", re.I
-)
+_SEPARATOR = re.compile(r"(\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+)", re.I)
+#: Two names joined by a slash ("systemd/udev"): two things; not a path, not a pair of opposites.
+_SLASHED = re.compile(r"(?<![\w/.~-])([a-z]{3,})/([a-z]{3,})(?![\w/])")
+_PAIRS = frozenset({("read", "write"), ("input", "output"), ("client", "server"), ("on", "off")})
+
+
+def _slashes_apart(text: str) -> str:
+    """``text`` with the slash of two lower-case names a comma (same length: positions stay)."""
+    return _SLASHED.sub(
+        lambda m: m.group(0) if (m.group(1), m.group(2)) in _PAIRS else f"{m.group(1)},{m.group(2)}", text
+    )
+
+
 #: A quote that names a ruled-out thing within this many characters of its start opens with it.
 OPENING_CHARS = 40
 #: A "how" after a thing acted on of at most this many words is cut ("by hand", "from cron"; not "in a
@@ -76,7 +86,11 @@ HOW_WORDS = 2
 MAX_WORDS = 4
 
 
-#: Words after a thing that are no part of it: adverbs, and what a requester calls the pages about it.
+#: Words after a thing that are no part of it, written in lower case: adverbs, and what a requester calls the
+#: pages about it ("the systemd material"; not "GitHub Pages").
+_NOT_THINGS = frozenset(
+    "details answer rest introduction intro background theory basics explanation fluff".split()
+)
 _TRAILING = frozenset(
     "either too also instead please entirely completely altogether "
     "material materials stuff bits parts part content docs documentation section sections pages "
@@ -92,6 +106,20 @@ class Ruled:
     action: bool = False
 
 
+#: What may stand before "skip", "omit", "leave out": they also ask how to do a thing ("back up /home but skip
+#: the cache directories?"), and rule something out only as a request's own instruction.
+_SOFT_START = re.compile(r"(?:^|[;:—–(\"“]|\b(?:please|so))$", re.I)
+
+
+def _soft_directive(sentence: str, m: re.Match[str]) -> bool:
+    """Whether "skip X" (matched by ``m``) is the request's instruction, not something asked for: not in a
+    question, opening the sentence or after "please", "so" or a clause's punctuation other than a comma,
+    and no "from ..." after its things ("Please exclude node_modules from the archives" asks how)."""
+    if sentence.rstrip().endswith("?") or re.search(r"\bfrom\b", m.group("things"), re.I):
+        return False
+    return bool(_SOFT_START.search(sentence[: m.start()].rstrip()))
+
+
 def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
     """Each directive of ``sentence`` that rules something out: where it starts, where the last thing it rules
     out ends (a list stops at its first item that is no thing: "Don't suggest Dovecot, explain how to ..."
@@ -104,6 +132,8 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
         found = _RULES_OUT.search(sentence, m.start("things"))
         if not _CLAUSE_START.search(sentence[: m.start()].rstrip()):
             continue
+        if m.group("soft") and not _soft_directive(sentence, m):
+            continue
         # An aside in brackets is no item of the list ("separate internal and external (bastion host) name
         # servers"); blanked, not cut, so that where the things end stays where it is in the sentence.
         text = _PARENTHESES.sub(lambda b: " " * len(b.group()), m.group("things"))
@@ -111,7 +141,7 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
         # "(please don't suggest a second one) and need views").
         text = text[: min((i for i in (text.find("("), text.find(")")) if i >= 0), default=len(text))]
         reason = _REASON.search(text)
-        parts = _SEPARATOR.split(text[: reason.start()] if reason else text)
+        parts = _SEPARATOR.split(_slashes_apart(text[: reason.start()] if reason else text))
         ruled: list[Ruled] = []
         end, offset = m.start("things"), m.start("things")
         for k in range(0, len(parts), 2):
@@ -161,7 +191,7 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     ):
         action = action or kept[0].casefold() in _VERBS | _GERUNDS
         kept = kept[1:]
-    while len(kept) > 1 and kept[-1].casefold() in _TRAILING:
+    while len(kept) > 1 and kept[-1] in _TRAILING and kept[-2].casefold() not in _ARTICLES:
         kept = kept[:-1]  # "don't suggest dnsdist either", "skip the systemd material entirely"
     how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
     if action and how is not None and len(kept) - how <= HOW_WORDS:
@@ -171,6 +201,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     if len(kept) > 2 and kept[1].casefold() in _ARTICLES:
         return None  # "explain the plaintext authenticator": a verb and its object, the rest of the request
     thing = " ".join(kept).strip(" \"'“”‘’")
+    if thing.casefold() in _NOT_THINGS:
+        return None  # "Omit the details, just tell me how": what to leave out of the answer, not a thing
     if len(thing) < 3 or not any(w.casefold() not in STOPWORDS for w in words(thing)):
         return None  # "C", "Go": too short to tell from ordinary words
     return Ruled(thing, action)

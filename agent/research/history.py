@@ -19,17 +19,19 @@ from sleuth.agent.research.evidence import Evidence
 
 __all__ = ["asks_about_changes", "is_history"]
 
+_VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
 _LABEL = re.compile(
-    r"\b(?:change\s?log|changes\s+in\b|release\s+notes?|what'?s\s+new|news\s+for|notes\s+for\b)"
+    r"\b(?:change\s?log|release\s+notes?|what'?s\s+new)\b"
+    rf"|\b(?:changes|news|notes)\s+(?:in|for)\b.*?\b{_VERSION}"
     r"|^(?:changes|news|change\s+log)$"
-    r"|^(?:version|release)\s+v?\d+(?:\.\d+)+",
+    rf"|^(?:version|release)\s+{_VERSION}(?:\s*\(.*\))?$",
     re.I,
 )
 _DATED = re.compile(r"\(\s*(?:19|20)\d\d-\d\d-\d\d\b")
 _CHANGE_ASKED = re.compile(
-    r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)|what\s+changed|new\s+in|release(?:d|s)?\b|"
-    r"deprecat\w*|upgrad\w*|migrat\w*|regression|changelog|change\s+log|history|since\s+version|"
-    r"backwards?[- ]incompatible)",
+    r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)|what\s+changed|when\s+did\b.*\bchange|new\s+in|"
+    r"which\s+version|(?:added|removed|introduced|dropped)\s+in\b|release\s+notes?|deprecat\w*|upgrad\w*|"
+    r"regression|change\s?log|since\s+version|backwards?[- ]incompatible)",
     re.I,
 )
 

@@ -255,9 +255,9 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
         # not asked again: the items ask it in detail, and a search for the general question crowds out
         # their answers.)
         own = set(content_terms(lead))
-        named = [w for w in subject.split() if set(content_terms(w)) & own] if subject else []
-        about = " ".join(named) or subject_of(lead, limit=3)
-        parts = [p if named_things(p) else _with_subject(p, about) for p in parts]
+        about = " ".join(w for w in subject.split() if set(content_terms(w)) & own)
+        if about:  # (else each item gets the request's subject as any list item does, once)
+            parts = [p if named_things(p) else _with_subject(p, about) for p in parts]
     end = "?" if sentence.rstrip().endswith("?") else ""
     return [p[:1].upper() + p[1:] + end for p in parts]
 

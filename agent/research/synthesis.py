@@ -132,9 +132,8 @@ def summarize(
         )
 
     def current(claim: Claim) -> bool:
-        return not history_last or not all(
-            is_history(evidence[i]) for i in claim.evidence_ids if i in evidence
-        )
+        known = [evidence[i] for i in claim.evidence_ids if i in evidence]
+        return not history_last or not known or not all(is_history(e) for e in known)
 
     pool.sort(key=lambda c: (not current(c), -relevance(c)))
     room = max(0, max(section.max_claims, len(asks)) - len(first))

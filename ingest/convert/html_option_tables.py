@@ -45,6 +45,9 @@ def option_tables_as_lists(main: lxml_html.HtmlElement) -> int:
         if len(kept) != 2 or not entries:
             continue
         flow: list[lxml_html.HtmlElement] = []
+        caption = table.find("caption")
+        if caption is not None and _text(caption):
+            flow.append(_moved(caption, "p"))
         for row in rows:
             cells = _cells(row)
             if row in groups:
@@ -99,7 +102,12 @@ def _text(element: lxml_html.HtmlElement) -> str:
 def _paragraph_of(cell: lxml_html.HtmlElement) -> lxml_html.HtmlElement:
     """The group's name as a paragraph (the cell's own paragraph when it holds one)."""
     blocks = [c for c in cell if isinstance(c.tag, str)]
-    if len(blocks) == 1 and blocks[0].tag == "p" and not (cell.text or "").strip():
+    if (
+        len(blocks) == 1
+        and blocks[0].tag == "p"
+        and not (cell.text or "").strip()
+        and not (blocks[0].tail or "").strip()
+    ):
         paragraph: lxml_html.HtmlElement = blocks[0]
         paragraph.tail = None
         return paragraph
