@@ -572,6 +572,30 @@ def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:
     assert quoted.endswith("environment variable rate-limit.") and len(quoted) <= EXTENDED_CHARS
 
 
+def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragraph() -> None:
+    # Django's "Running tests in parallel": the option to use is only in the pointer after the sentence.
+    passage = readable(
+        "##### Running tests in parallel\n\n"
+        "As long as your tests are properly isolated, you can run them in parallel to gain a speed up on "
+        "multi-core hardware. See [`test --parallel`](../../ref/django-admin.html#cmdoption-test-parallel)"
+        " .\n\n"
+        "Transactions are rolled back at the end of each test, so tests never see each other's rows. For "
+        "more information see the next chapter.\n\n"
+        "Each test case gets its own database, created before the first test runs. See "
+        "[`TestCase`](#testcase) . It wraps each test in a transaction."
+    )
+    cut = windows(passage)
+    text = passage.text
+    found = next(w for w in cut if text[w.start : w.end].startswith("As long as"))
+    quoted = text[found.start : extended(text, found, cut).end]
+    assert quoted.endswith("See test --parallel.") and "](" not in quoted
+    # A pointer that names nothing in code adds nothing; one followed by more of its paragraph is no close.
+    rolled = next(w for w in cut if text[w.start : w.end].startswith("Transactions"))
+    assert text[rolled.start : extended(text, rolled, cut).end].endswith("each other's rows.")
+    own = next(w for w in cut if text[w.start : w.end].startswith("Each test case"))
+    assert "See" not in text[own.start : extended(text, own, cut).end]
+
+
 def test_a_first_hit_is_read_to_its_last_paragraph(encoders: Encoders) -> None:
     """An ask's first hit is read whole: the answer in the last of a long chunk's paragraphs is judged (the
     term weights pick the sentences that repeat the question's words, and at eight windows the reading
@@ -970,6 +994,13 @@ def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
         "Warren Buffett",
     )
     assert claim_of(groups([buffett])[0]).text == buffett.quote
+    # ... but one that says "him" a sentence before it names him is, read from the start, about nobody.
+    gates = quote(
+        "Forbes magazine ranked him as the world's wealthiest person for 18 out of 24 years. Gates became "
+        "the first centibillionaire in 1999.",
+        "Bill Gates",
+    )
+    assert claim_of(groups([gates])[0]).text == f"Bill Gates — {gates.quote}"
     # ... and a section's title is nobody's name ("Options" of a manual page titled otherwise, "AUTHORS").
     for path in ("Options", "AUTHORS"):
         manual = quote("He wrote the first version of this program in 1989.", "bash(1)", path)

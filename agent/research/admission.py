@@ -20,6 +20,7 @@ of different styles and checked on their held-out halves (docs/BENCHMARKS.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -33,6 +34,7 @@ from sleuth.agent.research.quotes import (
     Window,
     in_context,
     introduces_more,
+    is_pointer,
     readable,
     windows,
 )
@@ -116,7 +118,36 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
         ):
             break
         end = following.end
+    end = _with_named_pointer(text, window.start, end)
     return window if end == window.end else Window(window.start, end, "sentence")
+
+
+#: A name in code or an option in a sentence: "test --parallel", "ATOMIC_REQUESTS", "on_commit()", "gc.auto".
+_NAMES_CODE = re.compile(r"(?<![\w-])--?[a-z][\w-]*|\w_\w|\w\(\)|[a-z]\.[a-z]{2,}\b|[a-z][A-Z]")
+
+
+def _with_named_pointer(text: str, start: int, end: int) -> int:
+    """``end`` moved past the sentence that closes the paragraph when that sentence only sends the reader to
+    a name in code ("As long as your tests are properly isolated, you can run them in parallel ... See test
+    --parallel."): a pointer is never a quote of its own, but the name it gives is what to use, and the quote
+    says what it does."""
+    stop = text.find("\n", end)
+    rest = text[end : len(text) if stop < 0 else stop]
+    sentence = rest.strip()
+    if (
+        not sentence
+        or len(sentence.split()) > POINTER_TAIL_WORDS
+        or not is_pointer(sentence)
+        or not _NAMES_CODE.search(sentence)
+        or re.search(r"[.!?]\s+\S", sentence)  # one sentence, the paragraph's last
+        or end + len(rest.rstrip()) - start > EXTENDED_CHARS
+    ):
+        return end
+    return end + len(rest.rstrip())
+
+
+#: A closing pointer taken into a quote has at most this many words.
+POINTER_TAIL_WORDS = 8
 
 
 def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:

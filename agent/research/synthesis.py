@@ -479,19 +479,24 @@ _PROPER_NAME = re.compile(
 
 
 def person_named(evidence: Evidence) -> str | None:
-    """Whom a quote speaks of by pronoun only, when its heading is that person's name: "As of July 2025, the
-    Bloomberg Billionaires Index ranked him as the 18th-richest person in the world" is, read alone, about
-    nobody; its claim names him first ("Carlos Slim — As of July 2025, ..."), from the heading the quote
-    stands under (the source's own words, which the guards accept)."""
+    """Whom a quote speaks of by pronoun before it names him, when its heading is that person's name: "As of
+    July 2025, the Bloomberg Billionaires Index ranked him as the 18th-richest person in the world" is, read
+    alone, about nobody, and "Forbes magazine ranked him as the world's wealthiest person ... Gates became the
+    first centibillionaire" leaves the reader guessing for a sentence; its claim names him first ("Carlos
+    Slim — As of July 2025, ..."), from the heading the quote stands under (the source's own words, which the
+    guards accept). A quote that names him before any pronoun ("Buffett's estimated net worth ... making him")
+    is read as it stands."""
     heading = heading_of(evidence)
     quote = " ".join(evidence.quote.split())
-    if not _PERSON.search(quote) or not 0 < len(heading.split()) <= NAME_WORDS:
+    pronoun = _PERSON.search(quote)
+    if pronoun is None or not 0 < len(heading.split()) <= NAME_WORDS:
         return None
     if not _PROPER_NAME.match(heading) or heading.isupper():
         return None
     if heading.casefold() != (evidence.title or "").strip().casefold():
         return None  # a heading is a person's name only as what the whole document is about ("Early Life")
-    said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(quote)}  # "Buffett's" names Buffett
+    before = quote[: pronoun.start()]
+    said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(before)}  # "Buffett's" names Buffett
     name = [
         w.casefold() for w in words(heading.split("(")[0]) if len(w) > 2 and w.casefold() not in STOPWORDS
     ]
