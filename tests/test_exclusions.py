@@ -189,6 +189,14 @@ def test_skip_and_leave_out_rule_things_out() -> None:
     ]
     asked = "How do I start it from a systemd timer?"
     assert not_asked_about(ruled_out("Please skip the systemd material."), asked) == []
+    # An rsyslog ticket: "We cannot install RELP on these boxes ..., so please skip RELP" names RELP as what
+    # it cannot have, not as what it asks about.
+    ticket = understand(
+        "Our servers forward their syslog to a central collector over plain TCP. We cannot install RELP on "
+        "these boxes (change freeze, no new packages), so please skip RELP. How do I buffer messages on disk "
+        "while the collector is down?"
+    )
+    assert ticket.excluded == ["RELP"]
 
 
 def test_skip_those_rules_out_what_the_sentence_named() -> None:

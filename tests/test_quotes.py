@@ -596,6 +596,32 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
     assert "See" not in text[own.start : extended(text, own, cut).end]
 
 
+def test_a_description_under_a_name_may_open_in_lower_case() -> None:
+    # rsyslog's property options: a term line (a name) over its description, several of which open in lower
+    # case; they are descriptions, not fragments a chunk boundary cut, and "With this option, ..." leans on
+    # the sentence before it.
+    passage = readable(
+        "**date-rfc3164-buggyday**\n\n"
+        "similar to date-rfc3164, but emulates a common coding error: RFC 3164 demands that a space is "
+        "written for single-digit days. With this option, a zero is written instead.\n\n"
+        "**date-rfc3339**\n\nformat as RFC 3339 date\n\n"
+        "**date-unixtimestamp**\n\nFormat as a unix timestamp (seconds since epoch)\n\n"
+        "**date-year**\n\njust the year part (4-digit) of a timestamp"
+    )
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert "date-rfc3339\n\nformat as RFC 3339 date" in quoted
+    assert "date-year\n\njust the year part (4-digit) of a timestamp" in quoted
+    assert "With this option, a zero is written instead." not in quoted  # never without what it is about
+    assert any(
+        q.startswith("date-rfc3164-buggyday") and q.endswith("a zero is written instead.") for q in quoted
+    )
+    # A short description is no term of the line after it.
+    assert not any(q.startswith("format as RFC 3339 date") for q in quoted)
+    # A lower-case opening after a paragraph that is no name is still a fragment.
+    cut = readable("Some words about the subject here\n\nand then the rest of the sentence goes on here.")
+    assert not any(cut.text[w.start :].startswith("and then") for w in windows(cut))
+
+
 def test_a_first_hit_is_read_to_its_last_paragraph(encoders: Encoders) -> None:
     """An ask's first hit is read whole: the answer in the last of a long chunk's paragraphs is judged (the
     term weights pick the sentences that repeat the question's words, and at eight windows the reading

@@ -248,8 +248,12 @@ def not_asked_about(ruled: Sequence[Ruled], rest: str) -> list[Ruled]:
 
 #: Words that say a thing is absent ("t": "don't", "can't" as the words of ``_normal``).
 _NEGATIONS = frozenset("no not never without nor cannot t".split())
-#: Words that may stand between such a word and the thing: "do not use Apache or mod_wsgi".
-_BETWEEN = frozenset("use using have run want need or and any the a an either".split())
+#: Words that may stand between such a word and the thing: "do not use Apache or mod_wsgi", "we cannot
+#: install RELP on these boxes".
+_BETWEEN = frozenset(
+    "use using have run want need or and any the a an either install installing add adding enable enabling "
+    "deploy deploying".split()
+)
 
 
 def _named_present(text: str, form: str, names: set[str]) -> bool:

@@ -60,7 +60,9 @@ _BACK_REFERENCE = re.compile(
     # ... or names its subject by pointing back: "The default value of this limit is 100."
     # ... or names none: "The default is no-auth-recursive." (the default of what the sentence before names)
     r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
-    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on)\s+(?:this|these|those|such)\s+[a-z]"
+    # ... or "With this option, a zero is written instead."
+    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without)\s+"
+    r"(?:this|these|those|such)\s+[a-z]"
     # ... or does so after an opening phrase: "In most contexts, this means that ..."
     r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
     # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party, he
@@ -259,8 +261,21 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             continue
         spans = _sentences(text, block.start, block.end)
         last_block = all(b.start >= own_end for b in blocks[k + 1 :])
+        # A description under its term, a name, may open in lower case (rsyslog's "date-rfc3339" over
+        # "format as RFC 3339 date"): no fragment, the term is its subject.
+        above = text[blocks[k - 1].start : blocks[k - 1].end].strip() if k > 0 else ""
+        described = (
+            k > 0
+            and blocks[k - 1].kind == "paragraph"
+            and is_term_line(above)
+            and (len(above.split()) == 1 or bool(_NAME_LIKE.search(above)))
+        )
         cut = [
-            (i == 0 and block.kind != "item" and ((split_start and k == 0) or text[s:e][:1].islower()))
+            (
+                i == 0
+                and block.kind != "item"
+                and ((split_start and k == 0) or (text[s:e][:1].islower() and not described))
+            )
             or (
                 i == len(spans) - 1
                 and last_block
