@@ -126,7 +126,10 @@ def _register_local_reranker() -> None:
 
 def _require(folder: Path) -> Path:
     if not (folder / "model.onnx").is_file():
-        raise ModelLoadError(f"model folder {folder} has no model.onnx; run `make models` to provision it")
+        raise ModelLoadError(
+            f"model folder {folder} has no model.onnx; run `make models` to provision it, or point "
+            "SLEUTH_MODELS_DIR (or [index] models_dir) at the folder that holds the provisioned models"
+        )
     return folder
 
 

@@ -6,10 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from sleuth.agent.cli.progress import ResearchDisplay
+from sleuth.agent.events import PlannedQuestion, PlanReady, QuestionFinished
 from sleuth.ingest import Chunk, TokenCounter
 from tests.invariants import check_chunks
 
@@ -184,3 +188,15 @@ def test_python_m_ingest_chunk_runs_on_its_own(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["section_path"] == "T"
+
+
+def test_research_progress_never_counts_more_questions_done_than_asked() -> None:
+    """An ask asked again is a question the plan did not list: the status line says "3/3", never "3/2"."""
+    display = ResearchDisplay(Console(file=StringIO()))
+    planned = [PlannedQuestion(id=f"q{k}", text="t", sections=[], depth=0, origin="plan") for k in range(2)]
+    display.update(PlanReady(run_id="r", questions=planned))
+    for k in range(3):
+        display.update(
+            QuestionFinished(run_id="r", question_id=f"q{k}", hits=1, new_evidence=0, leads=0, seconds=0)
+        )
+    assert "3/3 questions" in display.status_line()

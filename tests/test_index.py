@@ -16,7 +16,7 @@ from qdrant_client import QdrantClient
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
 from sleuth.ingest.sources import iter_sources
 from sleuth.ingest.tokens import TokenCounter
-from sleuth.retrieval.encoders import Encoders, ModelIdentity
+from sleuth.retrieval.encoders import Encoders, ModelIdentity, ModelLoadError
 from sleuth.retrieval.index import Index, ModelMismatchError
 from sleuth.retrieval.ingestion import Ingestor, Shard
 from sleuth.retrieval.search import Searcher, SearchFilters
@@ -219,3 +219,13 @@ def test_sparse_model_is_provisioned_with_pooling_in_the_graph(encoders: Encoder
     vocab = json.loads((folder / "tokenizer.json").read_text())["model"]["vocab"]
     assert vocab["lithium"] in sparse[0].indices  # the text's own terms carry weight
     assert all(v > 0 for v in sparse[0].values)
+
+
+def test_models_missing_is_one_line_that_says_where_to_point(tmp_path: Path) -> None:
+    """A models folder without the provisioned models (XDG_CACHE_HOME moved, another user) names the folder,
+    how to provision, and how to point sleuth at models provisioned elsewhere."""
+    with pytest.raises(ModelLoadError) as caught:
+        Encoders(tmp_path / "models", "offline", threads=1)
+    message = str(caught.value)
+    assert str(tmp_path / "models") in message and "make models" in message
+    assert "SLEUTH_MODELS_DIR" in message and "\n" not in message

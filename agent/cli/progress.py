@@ -211,7 +211,8 @@ class ResearchDisplay(_LiveStatus):
                 self.now = question.text
         elif kind == "question_finished":
             self.finished += 1
-            self.questions += getattr(event, "leads", 0)
+            # A question the plan did not list (an ask asked again) is counted when it ends: never "8/7".
+            self.questions = max(self.questions + getattr(event, "leads", 0), self.finished)
         elif kind == "evidence":
             self.evidence = getattr(event, "total", self.evidence)
         elif kind in ("synthesis", "section_status"):
