@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
+from sleuth.agent.research.code_lines import code_tail, fenced
 from sleuth.agent.research.request import classify, leans_back, role_removed, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
@@ -121,7 +122,7 @@ def render_markdown(report: Report) -> str:
             out += ["", "No evidence found."]
     out += ["", "## Evidence", ""]
     for e in report.evidence:
-        out.append(f"{numbers[e.id]}. {citation(e)}: “{' '.join(e.quote.split())}”")
+        out += _evidence_item(numbers[e.id], citation(e), e.quote)
     out += ["", "## Sources", ""]
     for source in report.sources:
         where = source.url or source.source or source.document_id or ""
@@ -130,6 +131,17 @@ def render_markdown(report: Report) -> str:
         cites = ", ".join(str(numbers[i]) for i in source.evidence_ids if i in numbers)
         out.append(f"- {title}{date} ({where}) [{cites}]")
     return "\n".join(out) + "\n"
+
+
+def _evidence_item(number: int, cited: str, quote: str) -> list[str]:
+    """A numbered piece of evidence: its quote on one line, but the code it ends with as a block under it
+    (joined into the line, a ``#`` comment swallows the lines after it)."""
+    head, code = code_tail(quote)
+    line = f"{number}. {cited}: “{' '.join(head.split())}”"
+    if not code:
+        return [line]
+    indent = " " * (len(str(number)) + 2)
+    return [line, *(f"{indent}{row}".rstrip() for row in fenced(code))]
 
 
 #: A request longer than this (or of several lines) is not a title: the heading is its start, and the whole

@@ -15,8 +15,11 @@ bind9-doc 9.18 (the BIND 9 Administrator Reference Manual: 15 content pages), po
 pages, 80 of them manual pages) and borgbackup-doc 1.2.4 (its Sphinx manual: 44 of its 48 content pages,
 flattened, ``usage/create.html`` as ``usage-create.html``; the contents pages book.html and deployment.html,
 the redirect usage.html and the script page paperkey.html left out) and python-flask-doc 2.2.2 (Flask's
-Sphinx manual: 73 of its 77 pages, flattened as borg's; search, genindex, py-modindex and 404 left out);
-ingest each with ``sleuth ingest DIR --index IDX``.
+Sphinx manual: 73 of its 77 pages, flattened as borg's; search, genindex, py-modindex and 404 left out)
+and rsyslog-doc 8.2302.0 (its Sphinx manual, 133 of about 316 pages, flattened as borg's: the
+configuration reference, 45 of its 85 modules, the legacy ``rsconf1_*`` directive pages, RainerScript and
+eight of its functions, five concept, four troubleshooting and five tutorial pages, one FAQ; contents pages,
+proposals, development and history pages left out); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the

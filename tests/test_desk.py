@@ -31,6 +31,7 @@ from sleuth.agent import (
     SqliteRunStore,
 )
 from sleuth.agent.api.desk.markdown import render, render_marked
+from sleuth.agent.api.desk.view import build
 from tests.test_api import QUESTION, Server
 from tests.test_cli import run
 from tests.test_research import FIXTURE, check_report
@@ -186,6 +187,29 @@ def test_markdown_is_rendered_safely_with_numbered_citations() -> None:
     marked, ok = render_marked("# T\n\nBefore. The `quote` here. After.", "The `quote` here.")
     assert ok and "<mark>The <code>quote</code> here.</mark>" in marked
     assert render_marked("One.\n\nTwo.", "Three.") == (render("One.\n\nTwo."), False)
+    # A quote's card shows the code it ends with as code: a "# comment" line is no heading.
+    quote = (
+        "This is done as follows:\n\n# make gtls driver the default\n"
+        'global(\nDefaultNetstreamDriver="gtls"\n)'
+    )
+    record = EvidenceRecord(id="E1", document_id="tls", title="TLS", quote=quote)
+    card = (
+        build(
+            Report(
+                query="q",
+                template="brief",
+                run_id="r",
+                created_at="2026-11-27T00:00:00Z",
+                executive_summary="",
+                sections=[],
+                evidence=[record],
+                sources=[],
+            )
+        )
+        .evidence[0]
+        .quote_html
+    )
+    assert "<h1" not in card and "<pre><code>" in card and "# make gtls driver the default\nglobal(" in card
 
 
 def test_serve_prints_the_desk_url_and_the_capabilities(desk: Server) -> None:

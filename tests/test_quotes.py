@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.agent.report import Claim
+from sleuth.agent.report import Claim, EvidenceRecord, Report, render_markdown
 from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
 from sleuth.agent.research.assembly import claim_line
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
@@ -991,6 +991,24 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # Apache's directive sections: "Description: | Enables HTTP persistent connections" names no directive.
     row = quote("Description: | Enables HTTP persistent connections", "Core > KeepAlive Directive", "core")
     assert claim_of(groups([row])[0]).text.startswith("KeepAlive Directive — Description:")
+    # rsyslog's parameters are headed by their names in lower case; its module pages are titled
+    # "name: what it is", and what the module is for stands under "Purpose".
+    page = "omprog: Program integration Output module"
+    output = quote(
+        "Full path of a file where the output of the program will be saved.", f"{page} > output", "o"
+    )
+    assert claim_of(groups([output])[0]).text == f"output — {output.quote}"
+    purpose = quote(
+        "Executes the configured program and feeds log messages to it via stdin.", f"{page} > Purpose", "o"
+    )
+    claim = claim_of(groups([purpose])[0])
+    assert claim.text == f"omprog — {purpose.quote}"
+    assert guard_claims([claim], {purpose.id: purpose}, GuardCounts()) == [claim]
+    named = quote("The omprog module executes the configured program.", f"{page} > Purpose", "o")
+    assert claim_of(groups([named])[0]).text == named.quote
+    # A section's capitalised title is no name, nor a page's title that is no name before a colon.
+    note = quote("Executes the program once per message.", "Note: performance > Purpose", "n")
+    assert claim_of(groups([note])[0]).text == note.quote
 
 
 def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
@@ -1232,6 +1250,80 @@ def test_the_code_a_quote_ends_with_keeps_its_lines_in_the_claim() -> None:
     assert one_line("Exim supports these drivers:\n• plaintext\n• cram_md5") == (
         "Exim supports these drivers: • plaintext; • cram_md5"
     )
+
+
+def test_doing_so_leans_on_the_sentence_before_it() -> None:
+    # rsyslog's queues: "Doing so would result in message loss." says what would, only with its sentence.
+    passage = readable(
+        "The queue cannot stop receiving messages at the high water mark, because some sources cannot be "
+        "delayed. Doing so would result in message loss."
+    )
+    texts = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert "Doing so would result in message loss." not in texts
+    assert any(t.endswith("delayed. Doing so would result in message loss.") for t in texts)
+
+
+def test_a_header_and_one_row_read_as_labels_and_values() -> None:
+    # rsyslog's parameter tables: "type | default | mandatory | obsolete legacy directive" over one row.
+    table = "type | default | mandatory | obsolete legacy directive\nbinary | off | no | none"
+    assert one_line(table) == "type: binary; default: off; mandatory: no; obsolete legacy directive: none"
+    # Two rows of data are no header and its row.
+    rows = "AcceptFilter | Configures optimizations\nAcceptPathInfo | Resources accept trailing pathname"
+    assert one_line(rows) == rows.replace("\n", "; ")
+    # The header alone is no quote.
+    passage = readable(
+        "| type | default | mandatory | obsolete legacy directive |\n|---|---|---|---|\n"
+        "| binary | off | no | none |\n\nIf set to on, counters are reset after they are emitted."
+    )
+    texts = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert "type | default | mandatory | obsolete legacy directive" not in texts
+    assert table in texts
+
+
+def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
+    # rsyslog's imuxsock: joined into one line, the "#" comment swallowed the parameter after it.
+    quote = (
+        "The following sample is used to turn off input rate limiting on the system log socket.\n\n"
+        'module(load="imuxsock" # needs to be done just once\n'
+        '         SysSock.RateLimit.Interval="0") # turn off rate limiting'
+    )
+    assert one_line(quote).splitlines() == [
+        "The following sample is used to turn off input rate limiting on the system log socket.",
+        'module(load="imuxsock" # needs to be done just once',
+        '         SysSock.RateLimit.Interval="0") # turn off rate limiting',
+    ]
+    # Two paragraphs of prose are no code, brackets or not; nor is one line after a sentence.
+    prose = (
+        "The queue is kept in memory.\n\nIt spills to disk (when full).\nThe file name is set (see below)."
+    )
+    assert "\n" not in one_line(prose)
+    single = (
+        'The following command writes all messages into a file.\n\naction(type="omfile" File="/var/log/m")'
+    )
+    assert "\n" not in one_line(single)
+    # The report's list of evidence shows the code as a block under the quote's sentence.
+    record = EvidenceRecord(id="E1", document_id="imuxsock", title="imuxsock", quote=quote)
+    report = Report(
+        query="q",
+        template="brief",
+        run_id="r",
+        created_at="2026-11-27T00:00:00Z",
+        executive_summary="",
+        sections=[],
+        evidence=[record],
+        sources=[],
+    )
+    md = render_markdown(report).splitlines()
+    at = md.index(
+        "1. imuxsock: “The following sample is used to turn off input rate limiting on the system log "
+        "socket.”"
+    )
+    assert md[at + 1 : at + 5] == [
+        "   ```",
+        '   module(load="imuxsock" # needs to be done just once',
+        '            SysSock.RateLimit.Interval="0") # turn off rate limiting',
+        "   ```",
+    ]
 
 
 def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:

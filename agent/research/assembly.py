@@ -4,13 +4,13 @@ evidence record, in section content, in the summary and in report.md alike."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, Status
+from sleuth.agent.research.code_lines import fenced
 from sleuth.agent.research.evidence import Evidence, found_only
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
@@ -47,8 +47,7 @@ def claim_line(claim: Claim, numbers: Mapping[str, int]) -> str:
     line = f"- {prefix}{text} {citations(claim, numbers)}".rstrip()
     if not code:
         return line
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
-    block = "\n".join(f"  {row}".rstrip() for row in [fence, *code.split("\n"), fence])
+    block = "\n".join(f"  {row}".rstrip() for row in fenced(code))
     return f"{line}\n{block}"
 
 

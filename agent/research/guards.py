@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.synthesis import heading_of, one_line
+from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.research.text import named_things, numbers, term_set, words
 
 _CLAIM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
@@ -88,8 +88,14 @@ def guard_claims(
         quotes = [evidence[i].quote for i in known]
         # A quote as a claim reads on one line (``one_line``: a list's items joined by "; "): the
         # claim is checked against that rendering too, or a docstring's quotes would seem its own. The
-        # heading a quote stands under is the source's too (a claim may name what "this hook" is).
-        headings = [h for h in (heading_of(evidence[i]) for i in known) if h]
+        # headings a quote stands under are the source's too (a claim may name what "this hook" is, or the
+        # module a page documents).
+        headings = [
+            " ".join(h.split())
+            for i in known
+            for h in (evidence[i].section_path or "").split(" > ")
+            if h.strip()
+        ]
         text = _supported_part(claim.text, [*quotes, *map(one_line, quotes), *headings], counts)
         if text is None:
             continue

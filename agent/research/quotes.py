@@ -56,7 +56,7 @@ _BACK_REFERENCE = re.compile(
     r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
-    r"for\s+this\s+reason|in\s+that\s+case|conversely)\b"
+    r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so)\b"
     # ... or names its subject by pointing back: "The default value of this limit is 100."
     # ... or names none: "The default is no-auth-recursive." (the default of what the sentence before names)
     r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
@@ -600,7 +600,7 @@ def _worth_quoting(text: str, kind: str) -> bool:
         return False  # what it brings along ends on what it does not hold (a list cut off by the quote)
     if _ATTRIBUTION.search(text.strip()):
         return False
-    if kind == "row" and _labels_only(text):
+    if kind == "row" and labels_only(text):
         return False
     if kind == "sentence" and _NUMBERED_TITLE.match(text.strip()):
         return False  # a numbered heading the converter left in the text ("8.1. False corruption reports")
@@ -620,11 +620,16 @@ _NUMBERED_TITLE = re.compile(r"^(?:\d+\.)+\d*\s+[^.!?:]*[^\s.!?:]$")
 _IDENTIFIER = re.compile(r"[\d_./:()\[\]=<>-]|[a-z][A-Z]")
 
 
-def _labels_only(row: str) -> bool:
-    """A table's header row ("Flag | String | Description"): every cell a word or two of plain prose, no
-    number, no name of a thing (``mod_dir``, ``KeepAlive``). Alone it answers nothing."""
+def labels_only(row: str) -> bool:
+    """A table's header row ("Flag | String | Description", rsyslog's "type | default | mandatory | obsolete
+    legacy directive"): every cell at most ``LABEL_WORDS`` words of plain prose, no number, no name of a
+    thing (``mod_dir``, ``KeepAlive``). Alone it answers nothing."""
     cells = [c.strip() for c in row.split(" | ")]
-    return all(len(c.split()) <= 2 and not _IDENTIFIER.search(c) for c in cells)
+    return all(len(c.split()) <= LABEL_WORDS and not _IDENTIFIER.search(c) for c in cells)
+
+
+#: A header cell has at most this many words.
+LABEL_WORDS = 3
 
 
 @dataclass(frozen=True, slots=True)

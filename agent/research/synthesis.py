@@ -18,15 +18,16 @@ claims either way.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Protocol
 
 from sleuth.agent.report import Claim
+from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.history import is_history
+from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, words, years
 from sleuth.agent.templates import SectionSpec, Template
@@ -442,6 +443,12 @@ _CODE_IN = re.compile(r"\w_\w|\w\(\)|(?<![\w-])--?[a-z][\w-]*|[a-z]\.[a-z]{1,4}\
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
+#: A heading that is one word in lower case names a thing in code (rsyslog's parameters "output",
+#: "template"; a section's title is capitalised: "Purpose", "Examples").
+_LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+#: A page titled by the name of what it documents, a colon and what that is ("omprog: Program integration
+#: Output module", "imfile: Text File Input Module").
+_PAGE_NAME = re.compile(r"^([a-z][\w.-]*):\s+\S")
 #: A heading of at most this many words is a name a claim may take.
 NAME_WORDS = 5
 
@@ -460,13 +467,33 @@ def pointed_at(evidence: Evidence) -> str | None:
     hook" is no answer to "which hook", nor "the domain" to "which setting"."""
     heading = heading_of(evidence)
     quote = " ".join(evidence.quote.split())
-    if not 0 < len(heading.split()) <= NAME_WORDS or not _A_NAME.search(heading):
+    if " — " in one_line(evidence.quote):
+        return None  # it opens with the term it describes
+    named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
+    # It names the thing itself (a name that is also a word, "output", only as the word it opens with).
+    lower = _LOWER_NAME.match(heading) is not None
+    if named and (
+        quote.casefold().startswith(heading.casefold()) if lower else heading.casefold() in quote.casefold()
+    ):
         return None
-    if heading.casefold() in quote.casefold() or " — " in one_line(evidence.quote):
-        return None  # it names the thing itself, or opens with the term it describes
-    if _POINTS_BACK.match(quote) or _CODE_NAME.match(heading) or _CODE_IN.search(heading):
+    if named and (
+        _POINTS_BACK.match(quote)
+        or _CODE_NAME.match(heading)
+        or _CODE_IN.search(heading)
+        or _LOWER_NAME.match(heading)
+    ):
         return heading
-    return None  # a section's title ("Long-term trends", "2.1. Caching") is no thing a claim is about
+    # A section's title ("Long-term trends", "2.1. Caching", "Purpose") is no thing a claim is about; the
+    # page's may be ("omprog: Program integration Output module" over "Purpose": "Executes the configured
+    # program and feeds log messages to that binary via stdin" is omprog's purpose).
+    page = _PAGE_NAME.match((evidence.section_path or "").split(" > ")[0].strip())
+    if (
+        page is not None
+        and " > " in (evidence.section_path or "")
+        and page.group(1).casefold() not in quote.casefold()
+    ):
+        return page.group(1)
+    return None
 
 
 #: A pronoun that stands for a person.
@@ -513,42 +540,6 @@ def one_line(quote: str) -> str:
     return f"{text}\n{code}" if code else text
 
 
-def code_tail(quote: str) -> tuple[str, str]:
-    """``quote`` split before the lines of code that end it after a sentence introducing them with a colon
-    (lines set apart by single line breaks, neither list items nor table rows), those lines dedented; else
-    ``(quote, "")``."""
-    raw = quote.rstrip().split("\n")
-    intro = next(
-        (k for k in range(len(raw) - 1, -1, -1) if raw[k].rstrip().endswith(":") and _introduces(raw[k])),
-        None,
-    )
-    if intro is None:
-        return quote, ""
-    code = raw[intro + 1 :]
-    if code and not code[0].strip():
-        code = code[1:]  # a blank line between the sentence and its code
-    if len(code) < 2 or not all(line.strip() and _code_like(line) for line in code):
-        return quote, ""
-    return "\n".join(raw[: intro + 1]), textwrap.dedent("\n".join(line.rstrip() for line in code))
-
-
-def _introduces(line: str) -> bool:
-    """A sentence, not a line of code that ends on a colon ("class PrimaryReplicaRouter:", "fixed_login:")."""
-    return not line[:1].isspace() and len(line.split()) >= INTRO_WORDS
-
-
-#: A line ending on a colon introduces what follows when it has at least this many words.
-INTRO_WORDS = 4
-
-
-def _code_like(line: str) -> bool:
-    """Not a list item (bulleted or numbered) and not a table row."""
-    return not line.lstrip().startswith("• ") and " | " not in line and not _NUMBERED.match(line)
-
-
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s+[A-Za-z]")
-
-
 def flat(text: str) -> str:
     """A claim's text on one line (its code lines joined by semicolons), for one-line summaries."""
     lines = [" ".join(line.split()) for line in text.split("\n") if line.strip()]
@@ -561,6 +552,9 @@ def flat(text: str) -> str:
 
 def _one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
+    record = _record(lines)
+    if record is not None:
+        return record
     joined = lines[0] if lines else ""
     if len(lines) > 1 and not _a_row(joined) and not joined.endswith(_STOPS) and not _runs_on(joined):
         # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
@@ -577,6 +571,19 @@ def _one_line(quote: str) -> str:
     for before, line in pairwise(lines):
         joined += (" " if _goes_on(joined, before, line) else "; ") + line
     return joined
+
+
+def _record(lines: Sequence[str]) -> str | None:
+    """A table of a header and one row as its labels and values ("type: binary; default: off; mandatory:
+    no"): joined row by row, "type | default | mandatory; binary | off | no" makes the reader count
+    columns."""
+    if len(lines) != 2 or not labels_only(lines[0]) or not _a_row(lines[1]):
+        return None
+    labels = [c.strip() for c in lines[0].split(" | ")]
+    values = [c.strip() for c in lines[1].split(" | ")]
+    if len(labels) != len(values) or len(labels) < 2:
+        return None
+    return "; ".join(f"{label}: {value}" for label, value in zip(labels, values, strict=True))
 
 
 def _goes_on(joined: str, before: str, line: str) -> bool:

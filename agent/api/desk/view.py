@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from sleuth.agent import Claim, EvidenceRecord, Report, SectionReport
 from sleuth.agent.api.desk.markdown import plain, render
+from sleuth.agent.research.code_lines import code_tail, fenced
 
 #: What each section status means, shown next to the coverage ribbon (the words a reader needs, once).
 STATUS_LEGEND = {
@@ -86,6 +87,13 @@ def _host(url: str | None) -> str | None:
     return urlparse(url).netloc or url if url else None
 
 
+def _quote_markdown(quote: str) -> str:
+    """A quote for its card: the code it ends with as a code block (read as paragraphs, its lines would run
+    together and a ``# comment`` line would be a heading)."""
+    head, code = code_tail(quote)
+    return "\n".join([head, "", *fenced(code)]) if code else quote
+
+
 def _claim_markdown(claim: Claim, numbers: dict[str, int]) -> str:
     cites = "".join(f"[{numbers[i]}]" for i in claim.evidence_ids if i in numbers)
     return f"{claim.text} {cites}".strip()
@@ -109,7 +117,7 @@ def build(report: Report) -> ReportView:
             if c.kind == "conflict"
         ]
     evidence = [
-        EvidenceView(n, e, render(e.quote), where(e), cited_in.get(e.id, []))
+        EvidenceView(n, e, render(_quote_markdown(e.quote)), where(e), cited_in.get(e.id, []))
         for n, e in enumerate(report.evidence, 1)
     ]
     sources = []
