@@ -1267,6 +1267,10 @@ def test_a_header_and_one_row_read_as_labels_and_values() -> None:
     # rsyslog's parameter tables: "type | default | mandatory | obsolete legacy directive" over one row.
     table = "type | default | mandatory | obsolete legacy directive\nbinary | off | no | none"
     assert one_line(table) == "type: binary; default: off; mandatory: no; obsolete legacy directive: none"
+    described = f"{table}\nIf set to on, counters are reset after they are emitted."
+    assert (
+        one_line(described) == f"{one_line(table)}; If set to on, counters are reset after they are emitted."
+    )
     # Two rows of data are no header and its row.
     rows = "AcceptFilter | Configures optimizations\nAcceptPathInfo | Resources accept trailing pathname"
     assert one_line(rows) == rows.replace("\n", "; ")

@@ -552,9 +552,11 @@ def flat(text: str) -> str:
 
 def _one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
-    record = _record(lines)
-    if record is not None:
-        return record
+    record = _record(lines[:2])
+    if record is not None and not any(_a_row(line) for line in lines[2:]):
+        # a parameter's table, then its description: "type: integer; default: 70% of queue.size; ...; This
+        # applies to disk-assisted queues, only."
+        return "; ".join([record, _one_line("\n".join(lines[2:]))]) if lines[2:] else record
     joined = lines[0] if lines else ""
     if len(lines) > 1 and not _a_row(joined) and not joined.endswith(_STOPS) and not _runs_on(joined):
         # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
