@@ -13,6 +13,7 @@ from pathlib import Path
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.convert import convert_bytes, convert_file
 from sleuth.ingest.convert.html_main import clean_html, links_only, redirect_target
+from sleuth.ingest.visible import visible_text
 
 DOCS = Path(__file__).parent / "data" / "docs"
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -414,3 +415,24 @@ SIGNALS
     assert "## SIGNALS" in markdown or "# SIGNALS" in markdown
     assert "\nSIGTERM\n\nStop accepting connections" in markdown and "# SIGTERM" not in markdown
     assert "$ relayd -f relayd.cfg" in markdown
+
+
+def test_a_star_of_the_text_is_no_emphasis(counter: TokenCounter) -> None:
+    """rsyslog's imfile: "/var/log/*/*.log works." Docling escapes "_" but not "*", so the Markdown read
+    "/var/log//.log" once its stars were taken for an emphasis. A star in code is code's."""
+    page = (
+        "<html><head><title>imfile</title></head><body><h1>imfile</h1><ul>"
+        "<li><p>/var/log/*/*.log <strong>works</strong>. *</p></li></ul>"
+        "<p>Match <code>*.log</code>, and <em>this</em> stays, 2*3 = 6 — naïve; "
+        "<code>*.conf</code> files.</p>"
+        "<pre>ls *.log\n# a comment *</pre></body></html>"
+    ).encode()
+    markdown = convert_bytes(page, "http://127.0.0.1/imfile.html").markdown
+    assert "/var/log/\\*/\\*.log" in markdown and "2\\*3 = 6" in markdown
+    # (code glued to the comma after it is read as text, its star escaped as any other)
+    assert "Match \\*.log," in markdown and "*this*" in markdown and "naïve" in markdown
+    assert "`*.conf` files" in markdown
+    assert "ls *.log\n# a comment *" in markdown
+    assert any(
+        "/var/log/*/*.log works. *" in visible_text(c.content).text for c in chunk_markdown(markdown, counter)
+    )

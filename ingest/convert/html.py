@@ -21,9 +21,11 @@ class DoclingHtml:
         # Heavy imports, only in conversion workers.
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
         from sleuth.ingest.convert.html_main import (  # noqa: PLC0415
+            LITERAL_STAR,
             TooComplexError,
             clean_html,
             links_only,
+            literal_stars,
             page_tree,
             redirect_target,
         )
@@ -55,6 +57,8 @@ class DoclingHtml:
             markdown, pages, title = convert_with_docling(
                 Path(f"{source.stem}.html"), ".html", data=cleaned.html.encode()
             )
+            markdown = literal_stars(markdown)
+            title = title.replace(LITERAL_STAR, "*") if title else title
         except Exception as exc:  # Docling wraps parser failures in many exception types
             raise SourceError(source.name, f"HTML conversion failed ({failure_reason(exc)})") from exc
         if not markdown.strip():

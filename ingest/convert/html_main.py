@@ -210,8 +210,11 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
             removed["reference entries as sections"] += turned
         _nested_definitions(main)
     _root_headings(main, title, removed)
+    _literal_stars(main)
     body = etree.tostring(main, encoding="unicode", method="html")
-    head = f"<title>{_escape(title)}</title>" if title else ""
+    # Docling reads the bytes it is given; without a declared encoding it guesses, and a guess of a Cyrillic
+    # code page turned a page's non-ASCII characters into others.
+    head = '<meta charset="utf-8">' + (f"<title>{_escape(title)}</title>" if title else "")
     return CleanedHtml(
         f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>",
         title,
@@ -406,6 +409,35 @@ def _as_prose(pre: lxml_html.HtmlElement, parts: list[Part]) -> None:
 
 #: Inline code elements whose markup inside is dropped (kept as its text).
 _INLINE_CODE = ("code", "kbd", "samp", "tt")
+
+
+#: What stands for a literal "*" of the page's text while Docling writes its Markdown (Docling escapes "_"
+#: but not "*", and "/var/log/*/*.log" would read as an emphasis: "/var/log//.log"); ``literal_stars``
+#: puts it back as an escaped star. A private-use character: no page's text holds it.
+LITERAL_STAR = "\ue02a"
+#: Elements whose text Docling writes as code, where a star is the text's own.
+_CODE_TEXT = frozenset({"code", "kbd", "samp", "tt", "pre", "script", "style"})
+
+
+def _in_code(element: lxml_html.HtmlElement | None) -> bool:
+    if element is None:
+        return False
+    return any(isinstance(e.tag, str) and e.tag in _CODE_TEXT for e in (element, *element.iterancestors()))
+
+
+def _literal_stars(main: lxml_html.HtmlElement) -> None:
+    """Every "*" of the text outside code replaced by ``LITERAL_STAR`` (see ``literal_stars``)."""
+    for element in main.iter(etree.Element):
+        if element.text and "*" in element.text and not _in_code(element):
+            element.text = element.text.replace("*", LITERAL_STAR)
+        parent = element.getparent()
+        if element is not main and element.tail and "*" in element.tail and not _in_code(parent):
+            element.tail = element.tail.replace("*", LITERAL_STAR)
+
+
+def literal_stars(text: str) -> str:
+    """Docling's Markdown of a cleaned page, its literal stars escaped as Markdown writes them."""
+    return text.replace(LITERAL_STAR, "\\*")
 
 
 def _inline_code(main: lxml_html.HtmlElement) -> None:
