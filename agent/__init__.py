@@ -28,6 +28,7 @@ from sleuth.agent.report import (
     SectionReport,
     Source,
     is_title,
+    quote_markdown,
     render_markdown,
     title,
 )
@@ -112,6 +113,7 @@ __all__ = [
     "load_settings",
     "new_run_id",
     "parse_event",
+    "quote_markdown",
     "render_markdown",
     "reviewed_ledger",
     "summarize",

@@ -133,6 +133,14 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
+def quote_markdown(quote: str) -> str:
+    """A quote as Markdown for a page that renders it (the desk's evidence cards): the code it ends with as
+    a code block (read as paragraphs, its lines would run together and a ``# comment`` line would be a
+    heading)."""
+    head, code = code_tail(quote)
+    return "\n".join([head, "", *fenced(code)]) if code else quote
+
+
 def _evidence_item(number: int, cited: str, quote: str) -> list[str]:
     """A numbered piece of evidence: its quote on one line, but the code it ends with as a block under it
     (joined into the line, a ``#`` comment swallows the lines after it)."""

@@ -433,6 +433,13 @@ def test_a_star_of_the_text_is_no_emphasis(counter: TokenCounter) -> None:
     assert "Match \\*.log," in markdown and "*this*" in markdown and "naïve" in markdown
     assert "`*.conf` files" in markdown
     assert "ls *.log\n# a comment *" in markdown
+    # A star after a comment is text too; an icon font's glyph at the placeholder's code point is no star.
+    after = convert_bytes(
+        "<html><head><title>T</title></head><body><h1>T</h1>"
+        "<p>a <!-- c --> b *x* c \ue02a d</p></body></html>".encode(),
+        "http://127.0.0.1/C.html",
+    ).markdown
+    assert "b \\*x\\* c" in after and "\\* d" not in after and "\ue02a" not in after
     assert any(
         "/var/log/*/*.log works. *" in visible_text(c.content).text for c in chunk_markdown(markdown, counter)
     )

@@ -11,11 +11,20 @@ import pytest
 from sleuth.agent.report import Claim, EvidenceRecord, Report, render_markdown
 from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
 from sleuth.agent.research.assembly import claim_line
+from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
-from sleuth.agent.research.quotes import QuoteJudge, Readable, Window, is_pointer, readable, windows
+from sleuth.agent.research.quotes import (
+    QuoteJudge,
+    Readable,
+    Window,
+    is_pointer,
+    labels_only,
+    readable,
+    windows,
+)
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
@@ -1004,6 +1013,16 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     claim = claim_of(groups([purpose])[0])
     assert claim.text == f"omprog — {purpose.quote}"
     assert guard_claims([claim], {purpose.id: purpose}, GuardCounts()) == [claim]
+    # Deeper, a section is a part of the module: "Default is 6 (info)." is no default of impstats.
+    deep = quote("Default is 6 (info).", "impstats: Statistics > Module Parameters > Severity", "i")
+    assert claim_of(groups([deep])[0]).text == deep.quote
+    # A name in lower case the quote uses as a name names it; after an article it is a common noun.
+    used = quote("django-admin collectstatic", "Commands > collectstatic", "c")
+    assert claim_of(groups([used])[0]).text == used.quote
+    big = quote(
+        "When shipping logs in bulk, maxbytes specifies the largest request.", "Params > maxbytes", "e"
+    )
+    assert claim_of(groups([big])[0]).text == big.quote
     named = quote("The omprog module executes the configured program.", f"{page} > Purpose", "o")
     assert claim_of(groups([named])[0]).text == named.quote
     # A section's capitalised title is no name, nor a page's title that is no name before a colon.
@@ -1045,6 +1064,17 @@ def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
         "Bill Gates",
     )
     assert claim_of(groups([gates])[0]).text == f"Bill Gates — {gates.quote}"
+    # ... but the pronoun's own sentence may name him after it, or be about someone else's "his".
+    for text, title in (
+        ("During her career, Comăneci won nine Olympic medals.", "Nadia Comăneci"),
+        ("Mary Ann Evans, known by her pen name George Eliot, was an English novelist.", "George Eliot"),
+        (
+            "When these efforts failed, Fidel Castro and his brother led an assault on a Cuban post.",
+            "Cuban Revolution",
+        ),
+    ):
+        other = quote(text, title)
+        assert claim_of(groups([other])[0]).text == other.quote
     # ... and a section's title is nobody's name ("Options" of a manual page titled otherwise, "AUTHORS").
     for path in ("Options", "AUTHORS"):
         manual = quote("He wrote the first version of this program in 1989.", "bash(1)", path)
@@ -1273,6 +1303,11 @@ def test_a_header_and_one_row_read_as_labels_and_values() -> None:
     )
     # Two rows of data are no header and its row.
     rows = "AcceptFilter | Configures optimizations\nAcceptPathInfo | Resources accept trailing pathname"
+    for data in ("TEXT | INTEGER | CAST to INTEGER\nTEXT | FLOAT | CAST to REAL", "on | off\non | on"):
+        assert ": " not in one_line(data)
+    # A row of names in capitals, or of capitalised phrases of three words, is data, quotable.
+    assert not labels_only("REPOSITORY | repository to prune")
+    assert not labels_only("Match Deny only | Request denied | Request denied")
     assert one_line(rows) == rows.replace("\n", "; ")
     # The header alone is no quote.
     passage = readable(
@@ -1305,6 +1340,18 @@ def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
         'The following command writes all messages into a file.\n\naction(type="omfile" File="/var/log/m")'
     )
     assert "\n" not in one_line(single)
+    # A sentence between two blocks of code is no line of code (Django's tutorial).
+    tutorial = (
+        "Because pub_date is a field, it works with the filter options.\n\n"
+        "This is shaping up well. Let's add some search capability:\nsearch_fields = ['question_text']"
+    )
+    assert code_tail(tutorial) == (tutorial, "")
+    # Lines broken in a paragraph, brackets or not, are no code.
+    broken = (
+        "The result follows.\n\nthe value of x (see Fig. 3) was found\n"
+        "to be [12] and y = 4; this holds\nfor all n"
+    )
+    assert code_tail(broken) == (broken, "")
     # The report's list of evidence shows the code as a block under the quote's sentence.
     record = EvidenceRecord(id="E1", document_id="imuxsock", title="imuxsock", quote=quote)
     report = Report(

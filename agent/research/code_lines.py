@@ -68,10 +68,14 @@ def _code_like(line: str) -> bool:
 
 
 def _reads_as_code(lines: list[str]) -> bool:
-    """Lines that are code, not a paragraph broken into lines: at least half carry a mark of code, and not
-    every one ends as a sentence does."""
-    marked = sum(1 for line in lines if _CODE_MARK.search(line) or line[:1].isspace())
-    return 2 * marked >= len(lines) and not all(line.rstrip().endswith((".", "!", "?")) for line in lines)
+    """Lines that are code, not a paragraph broken into lines: every one carries a mark of code (or is
+    indented), and none is a sentence that introduces or ends ("This is shaping up well. Let's add some
+    search capability:" stands between two blocks of a tutorial's code)."""
+    return all(
+        (_CODE_MARK.search(line) or line[:1].isspace())
+        and not (_introduces(line) and line.rstrip().endswith((":", ".", "!", "?")))
+        for line in lines
+    )
 
 
 def fenced(code: str) -> list[str]:

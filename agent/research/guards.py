@@ -88,14 +88,9 @@ def guard_claims(
         quotes = [evidence[i].quote for i in known]
         # A quote as a claim reads on one line (``one_line``: a list's items joined by "; "): the
         # claim is checked against that rendering too, or a docstring's quotes would seem its own. The
-        # headings a quote stands under are the source's too (a claim may name what "this hook" is, or the
-        # module a page documents).
-        headings = [
-            " ".join(h.split())
-            for i in known
-            for h in (evidence[i].section_path or "").split(" > ")
-            if h.strip()
-        ]
+        # page's title and the heading a quote stands under are the source's too (a claim may name what
+        # "this hook" is, or the module a page documents).
+        headings = [h for i in known for h in _page_and_heading(evidence[i]) if h]
         text = _supported_part(claim.text, [*quotes, *map(one_line, quotes), *headings], counts)
         if text is None:
             continue
@@ -137,3 +132,11 @@ def _filler(text: str, quotes: Sequence[str]) -> bool:
         return True
     evidence_words = sum(len(words(q)) for q in quotes)
     return len(words(text)) > MAX_LENGTH_RATIO * evidence_words + 12
+
+
+def _page_and_heading(evidence: Evidence) -> tuple[str, str]:
+    """The first and the last heading a quote stands under (the page's title, its section's heading): what a
+    claim may name besides its quote (see ``synthesis.pointed_at``); never the headings between, whose
+    numbers and names are about other parts of the page."""
+    parts = [" ".join(p.split()) for p in (evidence.section_path or "").split(" > ")]
+    return parts[0], parts[-1] if len(parts) > 1 else ""

@@ -625,7 +625,13 @@ def labels_only(row: str) -> bool:
     legacy directive"): every cell at most ``LABEL_WORDS`` words of plain prose, no number, no name of a
     thing (``mod_dir``, ``KeepAlive``). Alone it answers nothing."""
     cells = [c.strip() for c in row.split(" | ")]
-    return all(len(c.split()) <= LABEL_WORDS and not _IDENTIFIER.search(c) for c in cells)
+    # A name in capitals ("REPOSITORY", "TEXT") is data; three words make a label only in a header all in
+    # lower case (Apache's "Match Deny only | Request denied" is a row of data).
+    most = LABEL_WORDS if row == row.lower() else LABEL_WORDS - 1
+    return all(
+        len(c.split()) <= most and not _IDENTIFIER.search(c) and not (c.isupper() and len(c) > 1)
+        for c in cells
+    )
 
 
 #: A header cell has at most this many words.

@@ -470,11 +470,7 @@ def pointed_at(evidence: Evidence) -> str | None:
     if " — " in one_line(evidence.quote):
         return None  # it opens with the term it describes
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
-    # It names the thing itself (a name that is also a word, "output", only as the word it opens with).
-    lower = _LOWER_NAME.match(heading) is not None
-    if named and (
-        quote.casefold().startswith(heading.casefold()) if lower else heading.casefold() in quote.casefold()
-    ):
+    if named and _names_itself(quote, heading):
         return None
     if named and (
         _POINTS_BACK.match(quote)
@@ -486,14 +482,30 @@ def pointed_at(evidence: Evidence) -> str | None:
     # A section's title ("Long-term trends", "2.1. Caching", "Purpose") is no thing a claim is about; the
     # page's may be ("omprog: Program integration Output module" over "Purpose": "Executes the configured
     # program and feeds log messages to that binary via stdin" is omprog's purpose).
-    page = _PAGE_NAME.match((evidence.section_path or "").split(" > ")[0].strip())
-    if (
-        page is not None
-        and " > " in (evidence.section_path or "")
-        and page.group(1).casefold() not in quote.casefold()
-    ):
+    # Only directly under the page's own sections: deeper, the section is a part of the thing (rsyslog's
+    # "impstats: ... > Module Parameters > Severity": "Default is 6 (info)." is no default of impstats).
+    path = [p.strip() for p in (evidence.section_path or "").split(" > ")]
+    page = _PAGE_NAME.match(path[0])
+    if page is not None and len(path) == PAGE_DEPTH and page.group(1).casefold() not in quote.casefold():
         return page.group(1)
     return None
+
+
+#: The depth of a section of a page (the page's title, the section's heading).
+PAGE_DEPTH = 2
+#: A word before a name that makes it a common noun ("the output of the program" is not the "output"
+#: parameter).
+_DETERMINER = frozenset("a an the this that these those its their your our any each every no".split())
+
+
+def _names_itself(quote: str, heading: str) -> bool:
+    """Whether the quote names what its heading names: the heading in it; a name in lower case as a word of
+    its own not used as a common noun after an article ("django-admin collectstatic", "maxbytes specifies"
+    name it; "the output of the external program" does not name the "output" parameter)."""
+    if _LOWER_NAME.match(heading) is None:
+        return heading.casefold() in quote.casefold()
+    said = [w.casefold() for w in re.findall(r"[\w-]+", quote)]
+    return any(w == heading and (k == 0 or said[k - 1] not in _DETERMINER) for k, w in enumerate(said))
 
 
 #: A pronoun that stands for a person.
@@ -511,8 +523,8 @@ def person_named(evidence: Evidence) -> str | None:
     alone, about nobody, and "Forbes magazine ranked him as the world's wealthiest person ... Gates became the
     first centibillionaire" leaves the reader guessing for a sentence; its claim names him first ("Carlos
     Slim — As of July 2025, ..."), from the heading the quote stands under (the source's own words, which the
-    guards accept). A quote that names him before any pronoun ("Buffett's estimated net worth ... making him")
-    is read as it stands."""
+    guards accept). A quote that names him in the pronoun's sentence or before ("Buffett's estimated net worth
+    ... making him") is read as it stands."""
     heading = heading_of(evidence)
     quote = " ".join(evidence.quote.split())
     pronoun = _PERSON.search(quote)
@@ -522,7 +534,10 @@ def person_named(evidence: Evidence) -> str | None:
         return None
     if heading.casefold() != (evidence.title or "").strip().casefold():
         return None  # a heading is a person's name only as what the whole document is about ("Early Life")
-    before = quote[: pronoun.start()]
+    # ... anywhere in the pronoun's own sentence ("During her career, Comăneci won ..."; "Mary Ann Evans,
+    # known by her pen name George Eliot")
+    stop = _SENTENCE_BREAK.search(quote, pronoun.end())
+    before = quote[: stop.start() if stop else len(quote)]
     said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(before)}  # "Buffett's" names Buffett
     name = [
         w.casefold() for w in words(heading.split("(")[0]) if len(w) > 2 and w.casefold() not in STOPWORDS
@@ -583,8 +598,12 @@ def _record(lines: Sequence[str]) -> str | None:
         return None
     labels = [c.strip() for c in lines[0].split(" | ")]
     values = [c.strip() for c in lines[1].split(" | ")]
-    if len(labels) != len(values) or len(labels) < 2:
-        return None
+    if (
+        len(labels) != len(values)
+        or len(labels) < 2
+        or any(a == b for a, b in zip(labels, values, strict=True))
+    ):
+        return None  # (a label that is its own value: two rows of data)
     return "; ".join(f"{label}: {value}" for label, value in zip(labels, values, strict=True))
 
 

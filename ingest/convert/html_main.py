@@ -415,7 +415,7 @@ _INLINE_CODE = ("code", "kbd", "samp", "tt")
 #: but not "*", and "/var/log/*/*.log" would read as an emphasis: "/var/log//.log"); ``literal_stars``
 #: puts it back as an escaped star. A private-use character: no page's text holds it.
 LITERAL_STAR = "\ue02a"
-#: Elements whose text Docling writes as code, where a star is the text's own.
+#: Elements whose text is code (or, for script and style, no text), where a star is the text's own.
 _CODE_TEXT = frozenset({"code", "kbd", "samp", "tt", "pre", "script", "style"})
 
 
@@ -427,12 +427,16 @@ def _in_code(element: lxml_html.HtmlElement | None) -> bool:
 
 def _literal_stars(main: lxml_html.HtmlElement) -> None:
     """Every "*" of the text outside code replaced by ``LITERAL_STAR`` (see ``literal_stars``)."""
-    for element in main.iter(etree.Element):
-        if element.text and "*" in element.text and not _in_code(element):
-            element.text = element.text.replace("*", LITERAL_STAR)
-        parent = element.getparent()
-        if element is not main and element.tail and "*" in element.tail and not _in_code(parent):
-            element.tail = element.tail.replace("*", LITERAL_STAR)
+    for node in main.iter():  # elements, and comments and processing instructions for their tails
+        if isinstance(node.tag, str) and node.text:
+            # (an icon font's glyph at the placeholder's code point is no star: dropped, as quotes drop it)
+            node.text = node.text.replace(LITERAL_STAR, "")
+            if "*" in node.text and not _in_code(node):
+                node.text = node.text.replace("*", LITERAL_STAR)
+        if node is not main and node.tail:
+            node.tail = node.tail.replace(LITERAL_STAR, "")
+            if "*" in node.tail and not _in_code(node.getparent()):
+                node.tail = node.tail.replace("*", LITERAL_STAR)
 
 
 def literal_stars(text: str) -> str:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
-from sleuth.agent import Claim, EvidenceRecord, Report, SectionReport
+from sleuth.agent import Claim, EvidenceRecord, Report, SectionReport, quote_markdown
 from sleuth.agent.api.desk.markdown import plain, render
-from sleuth.agent.research.code_lines import code_tail, fenced
 
 #: What each section status means, shown next to the coverage ribbon (the words a reader needs, once).
 STATUS_LEGEND = {
@@ -87,13 +86,6 @@ def _host(url: str | None) -> str | None:
     return urlparse(url).netloc or url if url else None
 
 
-def _quote_markdown(quote: str) -> str:
-    """A quote for its card: the code it ends with as a code block (read as paragraphs, its lines would run
-    together and a ``# comment`` line would be a heading)."""
-    head, code = code_tail(quote)
-    return "\n".join([head, "", *fenced(code)]) if code else quote
-
-
 def _claim_markdown(claim: Claim, numbers: dict[str, int]) -> str:
     cites = "".join(f"[{numbers[i]}]" for i in claim.evidence_ids if i in numbers)
     return f"{claim.text} {cites}".strip()
@@ -117,7 +109,7 @@ def build(report: Report) -> ReportView:
             if c.kind == "conflict"
         ]
     evidence = [
-        EvidenceView(n, e, render(_quote_markdown(e.quote)), where(e), cited_in.get(e.id, []))
+        EvidenceView(n, e, render(quote_markdown(e.quote)), where(e), cited_in.get(e.id, []))
         for n, e in enumerate(report.evidence, 1)
     ]
     sources = []
