@@ -1015,7 +1015,10 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     assert guard_claims([claim], {purpose.id: purpose}, GuardCounts()) == [claim]
     # Deeper, a section is a part of the module: "Default is 6 (info)." is no default of impstats.
     deep = quote("Default is 6 (info).", "impstats: Statistics > Module Parameters > Severity", "i")
-    assert claim_of(groups([deep])[0]).text == deep.quote
+    assert claim_of(groups([deep])[0]).text == f"Severity — {deep.quote}"  # a parameter's name, capitalised
+    # A one-word heading under a section that lists no named things is a section's title.
+    part = quote("Default is 6 (info).", "impstats: Statistics > Configuration > Severity", "i")
+    assert claim_of(groups([part])[0]).text == part.quote
     # A name in lower case the quote uses as a name names it; after an article it is a common noun.
     used = quote("django-admin collectstatic", "Commands > collectstatic", "c")
     assert claim_of(groups([used])[0]).text == used.quote

@@ -470,13 +470,17 @@ def pointed_at(evidence: Evidence) -> str | None:
     if " — " in one_line(evidence.quote):
         return None  # it opens with the term it describes
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
-    if named and _names_itself(quote, heading):
+    listed = _listed_name(evidence)
+    if (named or listed) and _names_itself(quote, heading):
         return None
-    if named and (
-        _POINTS_BACK.match(quote)
-        or _CODE_NAME.match(heading)
-        or _CODE_IN.search(heading)
-        or _LOWER_NAME.match(heading)
+    if listed or (
+        named
+        and (
+            _POINTS_BACK.match(quote)
+            or _CODE_NAME.match(heading)
+            or _CODE_IN.search(heading)
+            or _LOWER_NAME.match(heading)
+        )
     ):
         return heading
     # A section's title ("Long-term trends", "2.1. Caching", "Purpose") is no thing a claim is about; the
@@ -489,6 +493,21 @@ def pointed_at(evidence: Evidence) -> str | None:
     if page is not None and len(path) == PAGE_DEPTH and page.group(1).casefold() not in quote.casefold():
         return page.group(1)
     return None
+
+
+#: A section that lists named things, each under its own heading ("Module Parameters", "Action
+#: Parameters", "Configuration Options").
+_LISTING = re.compile(
+    r"\b(?:parameters|options|settings|directives|arguments|attributes|fields|variables|properties)$", re.I
+)
+
+
+def _listed_name(evidence: Evidence) -> bool:
+    """Whether a quote's heading is one word under a section that lists named things: rsyslog's "Severity"
+    and "Port" under "Module Parameters" are parameters' names, capitalised ("Default is 6 (info)." is the
+    default of Severity)."""
+    path = [p.strip() for p in (evidence.section_path or "").split(" > ")]
+    return len(path) >= PAGE_DEPTH + 1 and len(path[-1].split()) == 1 and bool(_LISTING.search(path[-2]))
 
 
 #: The depth of a section of a page (the page's title, the section's heading).
