@@ -32,6 +32,7 @@ from sleuth.agent import (
 )
 from sleuth.agent.api.desk.markdown import render, render_marked
 from sleuth.agent.api.desk.view import build
+from tests.reports import report_of
 from tests.test_api import QUESTION, Server
 from tests.test_cli import run
 from tests.test_research import FIXTURE, check_report
@@ -193,22 +194,7 @@ def test_markdown_is_rendered_safely_with_numbered_citations() -> None:
         'global(\nDefaultNetstreamDriver="gtls"\n)'
     )
     record = EvidenceRecord(id="E1", document_id="tls", title="TLS", quote=quote)
-    card = (
-        build(
-            Report(
-                query="q",
-                template="brief",
-                run_id="r",
-                created_at="2026-11-27T00:00:00Z",
-                executive_summary="",
-                sections=[],
-                evidence=[record],
-                sources=[],
-            )
-        )
-        .evidence[0]
-        .quote_html
-    )
+    card = build(report_of(record)).evidence[0].quote_html
     assert "<h1" not in card and "<pre><code>" in card and "# make gtls driver the default\nglobal(" in card
 
 

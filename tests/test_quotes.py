@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.agent.report import Claim, EvidenceRecord, Report, render_markdown
+from sleuth.agent.report import Claim, EvidenceRecord, render_markdown
 from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
 from sleuth.agent.research.assembly import claim_line
 from sleuth.agent.research.code_lines import code_tail
@@ -33,6 +33,7 @@ from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.visible import visible_text
 from sleuth.retrieval.encoders import Encoders
+from tests.reports import report_of
 
 DOCLING = (
     "## 24.1. Routine Vacuuming\n\n"
@@ -1357,16 +1358,7 @@ def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
     assert code_tail(broken) == (broken, "")
     # The report's list of evidence shows the code as a block under the quote's sentence.
     record = EvidenceRecord(id="E1", document_id="imuxsock", title="imuxsock", quote=quote)
-    report = Report(
-        query="q",
-        template="brief",
-        run_id="r",
-        created_at="2026-11-27T00:00:00Z",
-        executive_summary="",
-        sections=[],
-        evidence=[record],
-        sources=[],
-    )
+    report = report_of(record)
     md = render_markdown(report).splitlines()
     at = md.index(
         "1. imuxsock: “The following sample is used to turn off input rate limiting on the system log "
