@@ -39,6 +39,7 @@ from sleuth.agent.research.quotes import (
     windows,
 )
 from sleuth.agent.research.state import RunState
+from sleuth.agent.research.text import NAMES_CODE
 from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
@@ -122,10 +123,6 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
     return window if end == window.end else Window(window.start, end, "sentence")
 
 
-#: A name in code or an option in a sentence: "test --parallel", "ATOMIC_REQUESTS", "on_commit()", "gc.auto".
-_NAMES_CODE = re.compile(r"(?<![\w-])--?[a-z][\w-]*|\w_\w|\w\(\)|[a-z]\.[a-z]{2,}\b|[a-z][A-Z]")
-
-
 def _with_named_pointer(text: str, start: int, end: int) -> int:
     """``end`` moved past the sentence that closes the paragraph when that sentence only sends the reader to
     a name in code ("As long as your tests are properly isolated, you can run them in parallel ... See test
@@ -138,7 +135,7 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
         not sentence
         or len(sentence.split()) > POINTER_TAIL_WORDS
         or not is_pointer(sentence)
-        or not _NAMES_CODE.search(sentence)
+        or not NAMES_CODE.search(sentence)
         or re.search(r"[.!?]\s+\S", sentence)  # one sentence, the paragraph's last
         or end + len(rest.rstrip()) - start > EXTENDED_CHARS
     ):

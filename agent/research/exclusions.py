@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import STOPWORDS, named_things, words
+from sleuth.agent.research.text import STOPWORDS, named_things, path_parts, words
 
 __all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remainder", "ruled_out"]
 
@@ -299,7 +299,7 @@ _SITE = re.compile(r"\s+(?:[—–|]|-)\s+.*$")
 def _labels(heading: str | None, title: str | None) -> list[str]:
     """What says what a passage is about: its own heading, its page's first heading, and its document's
     title without the site's name after it ("Apache httpd — Flask Documentation (2.2.x)": Apache httpd)."""
-    path = heading.split(" > ") if heading else []
+    path = path_parts(heading) if heading else []
     out = [path[-1], path[0]] if path else []
     if title:
         out.append(_SITE.sub("", title))
@@ -371,7 +371,7 @@ class Exclusions:
     def _is_about(label: str | None, ruled: Ruled, forms: Sequence[str]) -> bool:
         if not label:
             return False
-        last = label.split(" > ")[-1]
+        last = path_parts(label)[-1]
         if not any(f" {form} " in _normal(last) for form in forms):
             return False
         names = {n.casefold() for n in named_things(last)}

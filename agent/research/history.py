@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.text import path_parts
 
 __all__ = ["asks_about_changes", "is_history"]
 
@@ -38,7 +39,7 @@ _CHANGE_ASKED = re.compile(
 
 def is_history(evidence: Evidence) -> bool:
     """Whether the passage stands in a history of changes, by its title or a heading above it."""
-    labels = [evidence.title or "", *(evidence.section_path or "").split(" > ")]
+    labels = [evidence.title or "", *path_parts(evidence.section_path)]
     return any(_LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip())
 
 

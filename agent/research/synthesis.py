@@ -29,7 +29,17 @@ from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.history import is_history
 from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.request import Request
-from sleuth.agent.research.text import STOPWORDS, measures, named_things, numbers, term_set, words, years
+from sleuth.agent.research.text import (
+    NAMES_CODE,
+    STOPWORDS,
+    measures,
+    named_things,
+    numbers,
+    path_parts,
+    term_set,
+    words,
+    years,
+)
 from sleuth.agent.templates import SectionSpec, Template
 
 #: Two quotes state the same thing when the shorter shares this much of its content words with the longer
@@ -437,9 +447,6 @@ _CODE_NAME = re.compile(
     r"^(?:\w*_\w*|[\w.]+\(\)|-{1,2}\w[\w-]*|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z]+[A-Z]\w*|"
     r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
 )
-#: A name in code inside a heading of several words: "Run manage.py check --deploy", "The cache_size pragma",
-#: "yy_scan_string() and friends", "KeepAlive Directive" (not "2.1. Caching" nor "Long-term trends").
-_CODE_IN = re.compile(r"\w_\w|\w\(\)|(?<![\w-])--?[a-z][\w-]*|[a-z]\.[a-z]{1,4}\b|[a-z][A-Z]")
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
 _A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
@@ -455,7 +462,7 @@ NAME_WORDS = 5
 
 def heading_of(evidence: Evidence) -> str:
     """The heading a quote stands under (the last part of its section path)."""
-    return " ".join((evidence.section_path or "").split(" > ")[-1].split())
+    return path_parts(evidence.section_path)[-1]
 
 
 def pointed_at(evidence: Evidence) -> str | None:
@@ -465,12 +472,14 @@ def pointed_at(evidence: Evidence) -> str | None:
     it again (Django's "The domain to be used when setting the CSRF cookie." under "CSRF_COOKIE_DOMAIN"). Its
     claim names it first, as a term's claim does ("pre-push — If this hook exits ..."): read alone, "this
     hook" is no answer to "which hook", nor "the domain" to "which setting"."""
-    heading = heading_of(evidence)
-    quote = " ".join(evidence.quote.split())
-    if " — " in one_line(evidence.quote):
-        return None  # it opens with the term it describes
+    path = path_parts(evidence.section_path)
+    heading = path[-1]
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
-    listed = _listed_name(evidence)
+    listed = _listed_name(path)
+    page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
+    if not (named or listed or page) or " — " in one_line(evidence.quote):
+        return None  # no heading names a thing, or the quote opens with the term it describes
+    quote = " ".join(evidence.quote.split())
     if (named or listed) and _names_itself(quote, heading):
         return None
     if listed or (
@@ -478,7 +487,7 @@ def pointed_at(evidence: Evidence) -> str | None:
         and (
             _POINTS_BACK.match(quote)
             or _CODE_NAME.match(heading)
-            or _CODE_IN.search(heading)
+            or NAMES_CODE.search(heading)  # "Run manage.py check --deploy", "The cache_size pragma"
             or _LOWER_NAME.match(heading)
         )
     ):
@@ -488,9 +497,7 @@ def pointed_at(evidence: Evidence) -> str | None:
     # program and feeds log messages to that binary via stdin" is omprog's purpose).
     # Only directly under the page's own sections: deeper, the section is a part of the thing (rsyslog's
     # "impstats: ... > Module Parameters > Severity": "Default is 6 (info)." is no default of impstats).
-    path = [p.strip() for p in (evidence.section_path or "").split(" > ")]
-    page = _PAGE_NAME.match(path[0])
-    if page is not None and len(path) == PAGE_DEPTH and page.group(1).casefold() not in quote.casefold():
+    if page is not None and page.group(1).casefold() not in quote.casefold():
         return page.group(1)
     return None
 
@@ -502,11 +509,10 @@ _LISTING = re.compile(
 )
 
 
-def _listed_name(evidence: Evidence) -> bool:
-    """Whether a quote's heading is one word under a section that lists named things: rsyslog's "Severity"
-    and "Port" under "Module Parameters" are parameters' names, capitalised ("Default is 6 (info)." is the
-    default of Severity)."""
-    path = [p.strip() for p in (evidence.section_path or "").split(" > ")]
+def _listed_name(path: Sequence[str]) -> bool:
+    """Whether a quote's heading (the last of its section path) is one word under a section that lists named
+    things: rsyslog's "Severity" and "Port" under "Module Parameters" are parameters' names, capitalised
+    ("Default is 6 (info)." is the default of Severity)."""
     return len(path) >= PAGE_DEPTH + 1 and len(path[-1].split()) == 1 and bool(_LISTING.search(path[-2]))
 
 

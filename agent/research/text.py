@@ -180,6 +180,21 @@ def _sentences(text: str, start: int, end: int) -> list[Span]:
     return out
 
 
+#: The separator of a section path's headings ("Page title > Section > Subsection").
+PATH_SEPARATOR = " > "
+
+
+def path_parts(section_path: str | None) -> list[str]:
+    """The headings of a section path, page title first, each on one line (headings may hold line breaks);
+    ``[""]`` for a passage with no path, so that the first and the last part always exist."""
+    return [" ".join(part.split()) for part in (section_path or "").split(PATH_SEPARATOR)]
+
+
+#: A name in code or an option, in a sentence or a heading: "test --parallel", "ATOMIC_REQUESTS",
+#: "on_commit()", "gc.auto", "manage.py", "maxConnections".
+NAMES_CODE = re.compile(r"(?<![\w-])--?[a-z][\w-]*|\w_\w|\w\(\)|[a-z]\.[a-z]{2,}\b|[a-z][A-Z]")
+
+
 def plain(text: str) -> str:
     """Text with inline Markdown markup (emphasis, code ticks, link targets) taken out, for reading only."""
     text = _MARKUP.sub(lambda m: _link_text(m.group(0)), text)
