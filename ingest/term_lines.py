@@ -2,7 +2,9 @@
 
 Manuals without a definition list's markup set a command or an option on a line of its own over its
 description: HAProxy's "disable server <backend>/<server>" over "Mark the server DOWN for maintenance.",
-a manual page's "-q" over "Attempt to deliver all queued mail.", "minimal_backoff_time (300s)". The
+a manual page's "-q" over "Attempt to deliver all queued mail.", "minimal_backoff_time (300s)", an API
+reference's signature "class jinja2.PackageLoader(package_name, package_path='templates')" over "Load
+templates from a directory in a Python package.". The
 description read alone says nothing of which command it describes; the chunker keeps the line with it and
 a quote takes the line along.
 """
@@ -15,8 +17,13 @@ __all__ = ["TERM_WORDS", "is_term_line"]
 
 #: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
 TERM_WORDS = 12
-#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
-_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
+#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name, a
+#: qualified name called ("Template.render(").
+_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]|\w\.\w+\(")
+#: A line that ends in a call's brackets: a default in brackets ("(300s)") or a signature whose name the
+#: bracket follows ("class jinja2.PackageLoader(package_name, package_path='templates')"), not a
+#: parenthesis that closes a sentence ("... (see below)").
+_CLOSING_CALL = re.compile(r"\(\S+\)$|\w\(.*\)$")
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'", ",")
 
 
@@ -28,6 +35,6 @@ def is_term_line(text: str) -> bool:
         return False
     if line.endswith(_STOPS) and not line.endswith(")"):
         return False
-    if line.endswith(")") and not re.search(r"\(\S+\)$", line):
-        return False  # a parenthesis closing a sentence, not a default in brackets ("(300s)")
+    if line.endswith(")") and not _CLOSING_CALL.search(line):
+        return False  # a parenthesis closing a sentence, not a default in brackets nor a signature
     return line[0].islower() or line[0] in "-<$.@%" or _CODE_TERM.search(line) is not None

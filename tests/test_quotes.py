@@ -503,6 +503,10 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     assert not any("runbook" in q for q in hooks.searches)
     # ... but a thank-you that goes on to ask is an ask.
     assert classify("Thanks in advance, we need to know which hook runs before a push.") == "ask"
+    # "a list of" is a noun, no ask to list: a ticket's context is no ask (nor its report's title).
+    context = "We pass each template a user object, an order dict and a list of line items."
+    assert classify(context) != "ask"
+    assert classify("Please list the settings that remove blank lines.") == "ask"
 
 
 def test_questions_listed_after_a_lead_in_are_each_asked() -> None:
@@ -998,6 +1002,16 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
         "Be sure to run it against your production settings file.", "Run manage.py check --deploy", "d"
     )
     assert claim_of(groups([deploy])[0]).text == f"Run manage.py check --deploy — {deploy.quote}"
+    # A signature as the heading names its quote by the name, not the parameters (Jinja's API reference).
+    compiled = quote(
+        "A compiled template that can be rendered.",
+        "API > High Level API > class jinja2.Template(source, block_start_string='{%', autoescape=False)",
+        "api",
+    )
+    assert claim_of(groups([compiled])[0]).text == f"jinja2.Template — {compiled.quote}"
+    assert guard_claims([claim_of(groups([compiled])[0])], {compiled.id: compiled}, GuardCounts())
+    render = quote("This method renders the Template.", "API > Template.render(*args, **kwargs)", "api")
+    assert claim_of(groups([render])[0]).text == render.quote  # it names it
     # Apache's directive sections: "Description: | Enables HTTP persistent connections" names no directive.
     row = quote("Description: | Enables HTTP persistent connections", "Core > KeepAlive Directive", "core")
     assert claim_of(groups([row])[0]).text.startswith("KeepAlive Directive — Description:")
@@ -1416,6 +1430,31 @@ def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
     assert any(q.startswith("In the statistics page") for q in quotes)
     titled = readable("Planning the migration\n\nMark every server that takes traffic before you begin.")
     assert not any(q.startswith("Planning") for q in quoted(titled))
+
+
+def test_a_description_under_its_signature_is_quoted_with_it() -> None:
+    # Sphinx sets a class's signature in bold over its description (Jinja's API reference): "Load templates
+    # from a directory in a Python package." alone does not say which loader does it.
+    text = readable(
+        "**class jinja2.PackageLoader(package\\_name, package\\_path='templates', encoding='utf-8')**\n\n"
+        "Load templates from a directory in a Python package.\n\n"
+        "**Template.render(\\*args, \\*\\*kwargs)**\n\n"
+        "This method accepts the same arguments as the dict constructor.\n\n"
+        "- **cache\\_size** ( *int* ) -\n"
+        "- **auto\\_reload** ( *bool* ) - Some loaders load templates from locations where the template "
+        "sources may change."
+    )
+    quotes = quoted(text)
+    loader = next(q for q in quotes if "Load templates" in q)
+    assert one_line(loader).startswith("class jinja2.PackageLoader(package_name, package_path='templates', ")
+    assert one_line(loader).endswith("— Load templates from a directory in a Python package.")
+    assert any(q.startswith("Template.render(*args, **kwargs)\n\nThis method accepts") for q in quotes)
+    # A parameter listed by its name and type with nothing said of it is no quote; its neighbour is.
+    assert not any(q.rstrip().endswith("-") for q in quotes)
+    assert any(q.startswith("auto_reload ( bool ) - Some loaders") for q in quotes)
+    # A sentence that closes with a parenthesis is no term line.
+    prose = readable("see the notes on loading (below)\n\nIt reads every file once.")
+    assert not any(q.startswith("see the notes") for q in quoted(prose))
 
 
 def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:

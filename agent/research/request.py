@@ -37,8 +37,10 @@ _QUESTION_START = re.compile(
     re.I,
 )
 _ASK = re.compile(
-    r"\b(?:explain|describe|compare|list|tell (?:me|us)|show (?:me|us)|find out|figure out|summari[sz]e|"
-    r"outline|identify|recommend|suggest|advise|clarify|walk (?:me|us) through|help (?:me|us)|"
+    # "list" is no ask after an article or before "of" ("a list of line items" is a noun)
+    r"\b(?:explain|describe|compare|(?<!\ba )(?<!\bthe )list(?! of\b)|tell (?:me|us)|show (?:me|us)|"
+    r"find out|figure out|summari[sz]e|outline|identify|recommend|suggest|advise|clarify|"
+    r"walk (?:me|us) through|help (?:me|us)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
     r"what (?:are|is) the|how (?:do|does|can|should|to)|whether|which)\b",

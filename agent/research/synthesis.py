@@ -456,6 +456,12 @@ _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 #: A page titled by the name of what it documents, a colon and what that is ("omprog: Program integration
 #: Output module", "imfile: Text File Input Module").
 _PAGE_NAME = re.compile(r"^([a-z][\w.-]*):\s+\S")
+#: A heading that is a signature: a name in code, maybe qualified, and its parameters in brackets ("class
+#: jinja2.Template(source, ...)", "Environment.from_string(source, globals=None)", "def flush()").
+_SIGNATURE = re.compile(
+    r"^(?:(?:class|def|async|method|function|property|classmethod|staticmethod|exception)\s+)*"
+    r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?!\)).*\)$"
+)
 #: A heading of at most this many words is a name a claim may take.
 NAME_WORDS = 5
 
@@ -474,6 +480,12 @@ def pointed_at(evidence: Evidence) -> str | None:
     hook" is no answer to "which hook", nor "the domain" to "which setting"."""
     path = path_parts(evidence.section_path)
     heading = path[-1]
+    signature = _SIGNATURE.match(heading)
+    if signature is not None:
+        # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string=
+        # '{%', ...)" over "A compiled template that can be rendered."): its name, not its parameters.
+        name = signature.group(1)
+        return None if name.rsplit(".", 1)[-1] in evidence.quote else name
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
