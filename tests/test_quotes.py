@@ -1012,6 +1012,12 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     assert guard_claims([claim_of(groups([compiled])[0])], {compiled.id: compiled}, GuardCounts())
     render = quote("This method renders the Template.", "API > Template.render(*args, **kwargs)", "api")
     assert claim_of(groups([render])[0]).text == render.quote  # it names it
+    option = quote(
+        "keep_trailing_newline\n\nPreserve the trailing newline when rendering templates.",
+        "API > class jinja2.Environment([options])",
+        "api",
+    )
+    assert claim_of(groups([option])[0]).text.startswith("keep_trailing_newline — Preserve")  # its own term
     # Apache's directive sections: "Description: | Enables HTTP persistent connections" names no directive.
     row = quote("Description: | Enables HTTP persistent connections", "Core > KeepAlive Directive", "core")
     assert claim_of(groups([row])[0]).text.startswith("KeepAlive Directive — Description:")

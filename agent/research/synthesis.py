@@ -481,11 +481,13 @@ def pointed_at(evidence: Evidence) -> str | None:
     path = path_parts(evidence.section_path)
     heading = path[-1]
     signature = _SIGNATURE.match(heading)
-    if signature is not None:
+    if signature is not None and " — " not in one_line(evidence.quote):
         # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string=
         # '{%', ...)" over "A compiled template that can be rendered."): its name, not its parameters.
         name = signature.group(1)
         return None if name.rsplit(".", 1)[-1] in evidence.quote else name
+    if signature is not None:
+        return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
