@@ -1463,6 +1463,42 @@ def test_a_description_under_its_signature_is_quoted_with_it() -> None:
     assert not any(q.startswith("see the notes") for q in quoted(prose))
 
 
+def test_a_quote_that_goes_on_to_say_more_is_no_repeat_of_a_shorter_one() -> None:
+    # Jinja's introduction lists "A sandboxed environment can safely render untrusted templates."; the
+    # sandbox page says so too and then how. Under the list's claim, the how was never read.
+    listed = Evidence(
+        id="E1",
+        chunk_id="intro",
+        document_id="intro",
+        quote=(
+            "It includes:\n\n• Template inheritance and inclusion.\n"
+            "• Define and import macros within templates.\n"
+            "• HTML templates can use autoescaping to prevent XSS from untrusted user input.\n"
+            "• A sandboxed environment can safely render untrusted templates.\n• I18N support with Babel."
+        ),
+        score=3.0,
+        backbone=True,
+    )
+    page = Evidence(
+        id="E2",
+        chunk_id="sandbox",
+        document_id="sandbox",
+        quote=(
+            "The Jinja sandbox can be used to render untrusted templates. Access to attributes, method "
+            "calls, operators, mutating data structures, and string formatting can be intercepted and "
+            "prohibited."
+        ),
+        core="The Jinja sandbox can be used to render untrusted templates.",
+        score=2.0,
+    )
+    claims = [claim_of(g).text for g in groups([listed, page])]
+    assert claims == [one_line(listed.quote), page.quote]
+    # The same sentence again with nothing more is one claim of two sources.
+    again = page.model_copy(update={"id": "E3", "quote": page.core, "chunk_id": "faq", "document_id": "faq"})
+    (one,) = groups([listed, again])
+    assert claim_of(one).evidence_ids == ["E1", "E3"]
+
+
 def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
     # Two questions' quotes of one paragraph overlap ("For agent checks ... before removal." and "The agent
     # should be first deactivated ... before removal. It may be possible ..."): one claim, not the shared

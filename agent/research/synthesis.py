@@ -205,6 +205,12 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                 # said by another document's "... turned off by default in SQLite." (its text would be lost
                 # under the other's).
                 and _adds_nothing(item.quote.replace(core, "", 1), head.quote)
+                # ... nor words: the sandbox page's "The Jinja sandbox can be used to render untrusted
+                # templates. Access to attributes, method calls, operators, mutating data structures, and
+                # string formatting can be intercepted and prohibited." says its first sentence as an
+                # introduction's list does ("A sandboxed environment can safely render untrusted
+                # templates"), and then how: under the list, the how was never read.
+                and _words_said(item.quote.replace(core, "", 1), head.quote)
                 # ... and both are about the same thing where a heading names it ("If this hook exits with
                 # a non-zero status, git push will abort" under pre-push is not git-push's "If any commits
                 # are missing the push will be aborted and exit with non-zero status").
@@ -342,6 +348,13 @@ def _nothing_more(a: str, b: str) -> bool:
     longer quote about the same limit without the 1000; a URI of one quote is not in the other's."""
     short, long = (a, b) if len(term_set(a)) <= len(term_set(b)) else (b, a)
     return _adds_nothing(short, long)
+
+
+def _words_said(quote: str, by: str) -> bool:
+    """Whether ``by`` says most of ``quote``'s content words (``DUPLICATE_SHARE`` of them; an empty quote
+    says nothing new)."""
+    terms = term_set(quote)
+    return len(terms & term_set(by)) >= DUPLICATE_SHARE * len(terms)
 
 
 def _adds_nothing(quote: str, to: str) -> bool:
