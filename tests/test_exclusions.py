@@ -76,6 +76,8 @@ from sleuth.agent.research.request import classify, understand
         # -ing forms of verbs that take a thing away or of nouns stay.
         ("Do not suggest running BIND in a container.", ["BIND in a container"], ""),
         ("Don't suggest Postfix on Windows.", ["Postfix on Windows"], ""),
+        # ... but where or for what it is ruled out is no part of the thing.
+        ("We can not use Kafka in production.", ["Kafka"], ""),
         ("Do not suggest disabling DNSSEC validation.", ["disabling DNSSEC validation"], ""),
         ("Don't suggest string matching or caching resolvers.", ["string matching", "caching resolvers"], ""),
         # Conditions on the answer, questions and descriptions rule nothing out; nor do names too short to
@@ -159,6 +161,13 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
         tools.about("The signed zone is served.\n\nIt was made as shown before, not with dnssec-signzone.")
         is None
     )
+
+    # A name in code that opens with the thing names it ("skip the Memcached options"), once in passing not.
+    memcached = Exclusions(["Memcached"])
+    cache = "class jinja2.MemcachedBytecodeCache(client, prefix='jinja2/bytecode/') — This class implements"
+    assert memcached.about(cache) == "Memcached"
+    assert memcached.about("The bytecode cache may keep its entries in a MemcachedBytecodeCache too.") is None
+    assert memcached.about("class jinja2.FileSystemBytecodeCache(directory=None)") is None
 
 
 def test_a_thing_the_request_asks_about_is_not_ruled_out() -> None:

@@ -97,6 +97,11 @@ _TRAILING = frozenset(
     "advice tips recommendations suggestions options instructions snippets examples".split()
 )
 
+#: A phrase after a thing that says where or for what it is ruled out, no part of it ("for them", "in
+#: production").
+_PLACING = frozenset("for in on at with".split())
+_PLACED = frozenset("them it this that these those us here there now production prod".split())
+
 
 @dataclass(frozen=True)
 class Ruled:
@@ -193,6 +198,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         kept = kept[1:]
     while len(kept) > 1 and kept[-1] in _TRAILING and kept[-2].casefold() not in _ARTICLES:
         kept = kept[:-1]  # "don't suggest dnsdist either", "skip the systemd material entirely"
+    if len(kept) > 2 and kept[-2].casefold() in _PLACING and kept[-1].casefold().rstrip(".,;") in _PLACED:
+        kept = kept[:-2]  # "we cannot use HTML autoescaping for them", "Kafka in production"
     how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
     if action and how is not None and len(kept) - how <= HOW_WORDS:
         kept = kept[:how]  # "dnssec-signzone by hand": how is no part of the thing acted on
@@ -283,6 +290,9 @@ def _normal(text: str) -> str:
     return " " + " ".join(w.casefold() for w in re.findall(r"[^\W_]+", text)) + " "
 
 
+#: Where a name in code joins two words ("MemcachedBytecodeCache", "SandboxedEnvironment").
+_CAMEL_CASE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
 _PROMPT = re.compile(r"^\s*(?:[#$%>]\s*)?")
 
 
@@ -352,14 +362,21 @@ class Exclusions:
         ("don't tell me to change DNS") rules out the passages that open with it or name it twice, never a
         whole chapter about DNS."""
         text = _normal(quote)
+        # ... and with a name in code read as its words: "MemcachedBytecodeCache" names Memcached
+        parts = _normal(_CAMEL_CASE.sub(" ", quote))
         named: list[str] = []
         for ruled, forms in self._forms:
             if not ruled.action and any(
                 self._is_about(label, ruled, forms) for label in _labels(heading, title)
             ):
                 return ruled.thing
-            at = [m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), text)]
-            if len(set(at)) >= 2 or (at and min(at) < OPENING_CHARS) or _runs(quote, forms):
+            found = [
+                {m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), said)}
+                for said in (text, parts)
+            ]
+            at = max(found, key=len)  # how often: in one reading (the two count one name twice)
+            first = min((min(f) for f in found if f), default=None)
+            if len(at) >= 2 or (first is not None and first < OPENING_CHARS) or _runs(quote, forms):
                 return ruled.thing
             if at:
                 named.append(ruled.thing)
