@@ -17,13 +17,16 @@ __all__ = ["TERM_WORDS", "is_term_line"]
 
 #: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
 TERM_WORDS = 12
-#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name, a
-#: qualified name called ("Template.render(").
-_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]|\w\.\w+\(")
-#: A line that ends in a call's brackets: a default in brackets ("(300s)") or a signature whose name the
-#: bracket follows ("class jinja2.PackageLoader(package_name, package_path='templates')"), not a
-#: parenthesis that closes a sentence ("... (see below)").
-_CLOSING_CALL = re.compile(r"\(\S+\)$|\w\(.*\)$")
+#: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
+_CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
+#: A signature: the line opens with the name called (after "class", "def", ...) and ends with its brackets
+#: (one level of brackets inside them: "bar()" as a default), a return type or Sphinx's "[source]" ("class
+#: jinja2.PackageLoader(package_name, package_path='templates')", "Template.render(*args, **kwargs)"); not
+#: a title or a pointer that names a call ("When to use include()", "See also: sqlite3_data_count()").
+_SIGNATURE = re.compile(
+    r"^(?:(?:class|def|async|method|function|classmethod|staticmethod|exception)\s+)*[A-Za-z_][\w.-]*"
+    r"\((?:[^()]|\([^()]*\))*\)(?:\s*(?:→|->)\s*[^\s()]+)?(?:\s*\[source\])?$"
+)
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'", ",")
 
 
@@ -35,6 +38,8 @@ def is_term_line(text: str) -> bool:
         return False
     if line.endswith(_STOPS) and not line.endswith(")"):
         return False
-    if line.endswith(")") and not _CLOSING_CALL.search(line):
-        return False  # a parenthesis closing a sentence, not a default in brackets nor a signature
+    if _SIGNATURE.match(line):
+        return True
+    if line.endswith(")") and not re.search(r"\(\S+\)$", line):
+        return False  # a parenthesis closing a sentence, not a default in brackets ("(300s)")
     return line[0].islower() or line[0] in "-<$.@%" or _CODE_TERM.search(line) is not None

@@ -168,6 +168,14 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
     assert memcached.about(cache) == "Memcached"
     assert memcached.about("The bytecode cache may keep its entries in a MemcachedBytecodeCache too.") is None
     assert memcached.about("class jinja2.FileSystemBytecodeCache(directory=None)") is None
+    # ... its first word, of a name of three words and more: "JavaScript" does not name Java, nor
+    # "FetchFromCacheMiddleware" a cache.
+    assert Exclusions(["Java"]).about("Most modern JavaScript libraries send this header.") is None
+    assert Exclusions(["cache"]).about("FetchFromCacheMiddleware reads pages from the store.") is None
+    # An activity on a name rules out the activity, not the name ("HTML autoescaping" is not all of HTML).
+    escaping = Exclusions(["HTML autoescaping"])
+    assert escaping.about("It also enables autoescaping for HTML files.") is None
+    assert escaping.about("HTML autoescaping is off by default.") == "HTML autoescaping"
 
 
 def test_a_thing_the_request_asks_about_is_not_ruled_out() -> None:

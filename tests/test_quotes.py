@@ -31,6 +31,7 @@ from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import claim_of, conflicts, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
+from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import visible_text
 from sleuth.retrieval.encoders import Encoders
 from tests.reports import report_of
@@ -507,6 +508,8 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     context = "We pass each template a user object, an order dict and a list of line items."
     assert classify(context) != "ask"
     assert classify("Please list the settings that remove blank lines.") == "ask"
+    assert classify("Please give me a list of the settings that remove blank lines.") == "ask"
+    assert classify("I need a full list of every filter Jinja ships with.") == "ask"
 
 
 def test_questions_listed_after_a_lead_in_are_each_asked() -> None:
@@ -1010,8 +1013,17 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     )
     assert claim_of(groups([compiled])[0]).text == f"jinja2.Template — {compiled.quote}"
     assert guard_claims([claim_of(groups([compiled])[0])], {compiled.id: compiled}, GuardCounts())
-    render = quote("This method renders the Template.", "API > Template.render(*args, **kwargs)", "api")
+    render = quote("Call render() with the context.", "API > Template.render(*args, **kwargs)", "api")
     assert claim_of(groups([render])[0]).text == render.quote  # it names it
+    # ... as a word of its own: "renders" and "login-based" do not name render or login.
+    renders = quote("This method renders the template.", "API > Template.render(*args, **kwargs)", "api")
+    assert claim_of(groups([renders])[0]).text == f"Template.render — {renders.quote}"
+    login = quote("It lets you pass any login-based tests.", "Testing > login(**credentials)", "test")
+    assert claim_of(groups([login])[0]).text == f"login — {login.quote}"
+    source = quote(
+        "It acts as a dummy browser.", "Testing > class Client(enforce_csrf_checks=False)[source]", "t"
+    )
+    assert claim_of(groups([source])[0]).text == f"Client — {source.quote}"
     option = quote(
         "keep_trailing_newline\n\nPreserve the trailing newline when rendering templates.",
         "API > class jinja2.Environment([options])",
@@ -1458,9 +1470,23 @@ def test_a_description_under_its_signature_is_quoted_with_it() -> None:
     # A parameter listed by its name and type with nothing said of it is no quote; its neighbour is.
     assert not any(q.rstrip().endswith("-") for q in quotes)
     assert any(q.startswith("auto_reload ( bool ) - Some loaders") for q in quotes)
-    # A sentence that closes with a parenthesis is no term line.
-    prose = readable("see the notes on loading (below)\n\nIt reads every file once.")
-    assert not any(q.startswith("see the notes") for q in quoted(prose))
+    # A signature opens with the name it calls; a title, a pointer or a sentence that names a call is no
+    # term line, nor one that closes with a parenthesis.
+    assert is_term_line("class Client(enforce_csrf_checks=False, raise_request_exception=True)[source]")
+    assert is_term_line("jinja-filters.capitalize(s: str) → str")
+    for line in (
+        "See also: sqlite3_data_count()",
+        "When to use include()",
+        "Completion = 100% * (pagecount() - remaining()) / pagecount()",
+        "Joins a list with a string, like Python's str.join(list)",
+        "render() draws it (see the notes)",
+        "see the notes on loading (for details)",
+    ):
+        assert not is_term_line(line), line
+    # A dash that is a value, not a missing description, stays.
+    assert any(
+        "loaddata --format=json -" in q for q in quoted(readable("Run django-admin loaddata --format=json -"))
+    )
 
 
 def test_a_quote_that_goes_on_to_say_more_is_no_repeat_of_a_shorter_one() -> None:

@@ -290,8 +290,8 @@ def _normal(text: str) -> str:
     return " " + " ".join(w.casefold() for w in re.findall(r"[^\W_]+", text)) + " "
 
 
-#: Where a name in code joins two words ("MemcachedBytecodeCache", "SandboxedEnvironment").
-_CAMEL_CASE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+#: The first word of a name in code of three words or more ("Memcached" of "MemcachedBytecodeCache").
+_CAMEL_CASE = re.compile(r"\b([A-Z][a-z]+)(?=(?:[A-Z][a-z0-9]+){2,}\b)")
 
 _PROMPT = re.compile(r"^\s*(?:[#$%>]\s*)?")
 
@@ -331,12 +331,18 @@ class Exclusions:
     @staticmethod
     def _forms_of(thing: str) -> list[str]:
         """The thing, and without its last word when that is a common noun after a name ("GNU SASL
-        authenticators" is named by "GNU SASL", "pipe transport" is not by "pipe"); a common noun in the
-        singular and the plural alike (a name as written: "Windows" is no window)."""
+        authenticators" is named by "GNU SASL", "pipe transport" is not by "pipe"), not an activity ("HTML
+        autoescaping" is not all of HTML); a common noun in the singular and the plural alike (a name as
+        written: "Windows" is no window)."""
         base = _normal(thing).strip()
         forms = {base}
         parts, written = base.split(), thing.split()
-        if len(parts) > 1 and written[-1].islower() and any(not w.islower() for w in written[:-1]):
+        if (
+            len(parts) > 1
+            and written[-1].islower()
+            and not written[-1].endswith("ing")
+            and any(not w.islower() for w in written[:-1])
+        ):
             forms.add(" ".join(parts[:-1]))
         out = set()
         for form in forms:
@@ -362,8 +368,10 @@ class Exclusions:
         ("don't tell me to change DNS") rules out the passages that open with it or name it twice, never a
         whole chapter about DNS."""
         text = _normal(quote)
-        # ... and with a name in code read as its words: "MemcachedBytecodeCache" names Memcached
-        parts = _normal(_CAMEL_CASE.sub(" ", quote))
+        # ... and with a name in code of three words and more read with its first word apart:
+        # "MemcachedBytecodeCache" names Memcached (not "JavaScript" Java, nor "FetchFromCacheMiddleware"
+        # a cache)
+        parts = _normal(_CAMEL_CASE.sub(r"\1 ", quote))
         named: list[str] = []
         for ruled, forms in self._forms:
             if not ruled.action and any(
@@ -374,7 +382,7 @@ class Exclusions:
                 {m.start() for form in forms for m in re.finditer(re.escape(f" {form} "), said)}
                 for said in (text, parts)
             ]
-            at = max(found, key=len)  # how often: in one reading (the two count one name twice)
+            at = found[0]  # how often: as written (a name in code is named once)
             first = min((min(f) for f in found if f), default=None)
             if len(at) >= 2 or (first is not None and first < OPENING_CHARS) or _runs(quote, forms):
                 return ruled.thing

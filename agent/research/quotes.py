@@ -602,7 +602,7 @@ def _worth_quoting(text: str, kind: str) -> bool:
         return False
     if kind == "row" and labels_only(text):
         return False
-    if _UNSAID.search(text):
+    if kind in ("sentence", "item") and _UNSAID.search(text):
         return False  # a parameter listed with nothing said of it ("enable_async (bool) -")
     if kind == "sentence" and _NUMBERED_TITLE.match(text.strip()):
         return False  # a numbered heading the converter left in the text ("8.1. False corruption reports")
@@ -615,7 +615,7 @@ def _worth_quoting(text: str, kind: str) -> bool:
 
 #: A line that ends on the dash between a term and its description, the description empty: an API
 #: reference's parameter documented by its name and type only ("cache_size (int) -").
-_UNSAID = re.compile(r"\s[-–—]$", re.M)
+_UNSAID = re.compile(r"^\W*[\w.]+\s*\([^()]*\)\s+[-–—]$", re.M)
 #: A paragraph of fewer words than this that ends without a stop is a caption or a label.
 CAPTION_WORDS = 6
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'")

@@ -37,8 +37,10 @@ _QUESTION_START = re.compile(
     re.I,
 )
 _ASK = re.compile(
-    # "list" is no ask after an article or before "of" ("a list of line items" is a noun)
+    # "list" is no ask after an article or before "of" ("a list of line items" is a noun), unless it is
+    # asked for ("give me a list of the settings")
     r"\b(?:explain|describe|compare|(?<!\ba )(?<!\bthe )list(?! of\b)|tell (?:me|us)|show (?:me|us)|"
+    r"(?:give|provide|send|need|want)(?: me| us)? (?:a|the) (?:\w+ )?list of|"
     r"find out|figure out|summari[sz]e|outline|identify|recommend|suggest|advise|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"

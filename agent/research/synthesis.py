@@ -469,11 +469,13 @@ _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 #: A page titled by the name of what it documents, a colon and what that is ("omprog: Program integration
 #: Output module", "imfile: Text File Input Module").
 _PAGE_NAME = re.compile(r"^([a-z][\w.-]*):\s+\S")
-#: A heading that is a signature: a name in code, maybe qualified, and its parameters in brackets ("class
-#: jinja2.Template(source, ...)", "Environment.from_string(source, globals=None)", "def flush()").
+#: A heading that is a signature: a name in code, maybe qualified, its parameters in brackets, maybe a return
+#: type or Sphinx's "[source]" ("class jinja2.Template(source, ...)", "Environment.from_string(source,
+#: globals=None)", "jinja-filters.capitalize(s: str) → str"). Empty brackets are a name's own form
+#: ("yy_scan_string()"), which the heading names as written.
 _SIGNATURE = re.compile(
     r"^(?:(?:class|def|async|method|function|property|classmethod|staticmethod|exception)\s+)*"
-    r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?!\)).*\)$"
+    r"([A-Za-z_][\w-]*(?:\.[A-Za-z_]\w*)*)\((?!\)).*\)(?:\s*(?:→|->)\s*[^\s()]+)?(?:\s*\[source\])?$"
 )
 #: A heading of at most this many words is a name a claim may take.
 NAME_WORDS = 5
@@ -498,7 +500,8 @@ def pointed_at(evidence: Evidence) -> str | None:
         # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string=
         # '{%', ...)" over "A compiled template that can be rendered."): its name, not its parameters.
         name = signature.group(1)
-        return None if name.rsplit(".", 1)[-1] in evidence.quote else name
+        last = re.escape(name.rsplit(".", 1)[-1])
+        return None if re.search(rf"(?<![\w.-]){last}(?![\w-])", evidence.quote) else name
     if signature is not None:
         return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
