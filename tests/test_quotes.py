@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from sleuth.agent.report import Claim, EvidenceRecord, render_markdown
-from sleuth.agent.research.admission import EXTENDED_CHARS, Admission, extended, new_evidence, weights
+from sleuth.agent.research.admission import (
+    EXTENDED_CHARS,
+    Admission,
+    extended,
+    new_evidence,
+    question_asked,
+    weights,
+)
 from sleuth.agent.research.assembly import claim_line
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
@@ -667,6 +674,35 @@ def test_a_first_hit_is_read_to_its_last_paragraph(encoders: Encoders) -> None:
     query_weights = weights(encoders.embed_query(question.text)[1])
     judged = admission.candidates(question, [passage], query_weights)
     assert any(e.quote.startswith("Associative arrays are created using") for e in judged)
+
+
+def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(encoders: Encoders) -> None:
+    """The cross-encoder, trained on short queries, ranks the answer second under a ticket's whole ask
+    and first under its question; the passage was found by the whole ask (Jinja's whitespace control)."""
+    text = (
+        "## Whitespace Control\n\n"
+        "In the default configuration a single trailing newline is stripped if present.\n\n"
+        "If an application configures Jinja to `trim_blocks`, the first newline after a template tag is "
+        "removed automatically (like in PHP). The `lstrip_blocks` option can also be set to strip tabs and "
+        "spaces from the beginning of a line to the start of a block.\n\n"
+        "With both `trim_blocks` and `lstrip_blocks` enabled, you can put block tags on their own lines, and "
+        "the entire block line will be removed when rendered, preserving the whitespace of the contents.\n\n"
+        "For example, without the `trim_blocks` and `lstrip_blocks` options, this template:\n\n"
+        "```\n<div>\n    {% if True %}\n        yay\n    {% endif %}\n</div>\n```\n"
+    )
+    passage = Passage(chunk_id="ws", document_id="templates", title="Templates", text=text, rank=0)
+    asked = (
+        "Our plain-text e-mails are full of stray blank lines where the {% if %} and {% for %} tags sit on "
+        "their own lines. Which settings remove those lines?"
+    )
+    assert question_asked(asked) == "Which settings remove those lines?"
+    assert question_asked("What is the capital of France?") is None
+    assert question_asked("We run Django 3.2. Why?") is None  # too short to say anything alone
+    question = Question("q4", asked, ["answer"], origin="ask")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
+    assert judged[0].quote.startswith("With both trim_blocks and lstrip_blocks enabled")
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:

@@ -38,8 +38,9 @@ from sleuth.agent.research.quotes import (
     readable,
     windows,
 )
+from sleuth.agent.research.request import sentences
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.text import NAMES_CODE
+from sleuth.agent.research.text import NAMES_CODE, words
 from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
@@ -143,6 +144,17 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
     return end + len(rest.rstrip())
 
 
+def question_asked(text: str) -> str | None:
+    """The question that closes ``text`` when ``text`` holds more before it (the sentence the question
+    leans on), else None."""
+    said = sentences(text)
+    if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
+        return None
+    return said[-1]
+
+
+#: A question judged on its own has at least this many words ("Why?" alone says nothing).
+QUESTION_WORDS = 3
 #: A closing pointer taken into a quote has at most this many words.
 POINTER_TAIL_WORDS = 8
 
@@ -309,7 +321,14 @@ class Admission:
         passages: Sequence[Passage],
         readers: Sequence[Readable],
     ) -> list[float]:
-        """The cross-encoder's score of each (passage index, window) against ``question``, read in context."""
+        """The cross-encoder's score of each (passage index, window) against ``question``, read in context.
+
+        A question asked with the sentence it leans on ("Our plain-text e-mails are full of stray blank
+        lines where the tags sit on their own lines. Which settings remove those lines?") is judged as
+        asked and by its question alone, the better of the two: the cross-encoder, trained on short
+        queries, ranks the answer ("With both trim_blocks and lstrip_blocks enabled, ... the entire block
+        line will be removed") second of eight under the whole text and first under its question; the
+        passages it reads were found by the whole text."""
         contexts = [
             in_context(
                 readers[k].text[w.start : w.end],
@@ -318,7 +337,11 @@ class Admission:
             )
             for k, w in pairs
         ]
-        return self.judge.judge(question, contexts)
+        scores = self.judge.judge(question, contexts)
+        asked = question_asked(question)
+        if asked is None or not contexts:
+            return scores
+        return [max(a, b) for a, b in zip(scores, self.judge.judge(asked, contexts), strict=True)]
 
     def _evidence(
         self,
