@@ -19,7 +19,9 @@ Sphinx manual: 73 of its 77 pages, flattened as borg's; search, genindex, py-mod
 and rsyslog-doc 8.2302.0 (its Sphinx manual, 133 of about 316 pages, flattened as borg's: the
 configuration reference, 45 of its 85 modules, the legacy ``rsconf1_*`` directive pages, RainerScript and
 eight of its functions, five concept, four troubleshooting and five tutorial pages, one FAQ; contents pages,
-proposals, development and history pages left out); ingest each with ``sleuth ingest DIR --index IDX``.
+proposals, development and history pages left out) and python-jinja2-doc 3.1.2 (Jinja's Sphinx manual,
+usr/share/doc/python-jinja2-doc/html: its 12 content pages; index.html, genindex, search, py-modindex and 404
+left out); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
