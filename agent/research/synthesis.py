@@ -117,7 +117,7 @@ def summarize(
     ``asks``: a long request's questions. Its summary answers each of them first, one claim per ask in the
     order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
     the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
-    answers whatever ``max_claims`` says and whatever was routed to the summary.
+    answers whatever ``max_claims`` says.
 
     ``history_last``: the request does not ask what changed, so a claim from a change log or release notes
     (``history.is_history``) comes after those that say how things are, each ask's answer too."""
@@ -162,9 +162,8 @@ def summarize(
             )
             if best is None or relevance(best, ask) < max(floor, routed) or relevance(best, ask) == routed:
                 continue
-            # Every ask answered, room or not: quotes routed here for the first ask ("render untrusted
-            # templates") are no reason to leave the fourth ("which settings remove blank lines") unanswered.
-            chosen.append(best)
+            if len(chosen) < room or routed > float("-inf"):
+                chosen.append(best)
     chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
     # The summary reads best first: the per-ask answers in the order asked, then the rest by relevance.
     return [*first, *chosen]
