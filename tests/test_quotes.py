@@ -14,6 +14,7 @@ from sleuth.agent.research.admission import (
     Admission,
     extended,
     new_evidence,
+    question_asked,
     weights,
 )
 from sleuth.agent.research.assembly import claim_line
@@ -31,7 +32,7 @@ from sleuth.agent.research.quotes import (
     readable,
     windows,
 )
-from sleuth.agent.research.request import classify, clauses, question_asked, understand
+from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import claim_of, conflicts, groups, one_line

@@ -38,9 +38,9 @@ from sleuth.agent.research.quotes import (
     readable,
     windows,
 )
-from sleuth.agent.research.request import question_asked
+from sleuth.agent.research.request import sentences
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.text import NAMES_CODE
+from sleuth.agent.research.text import NAMES_CODE, words
 from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
@@ -144,6 +144,17 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
     return end + len(rest.rstrip())
 
 
+def question_asked(text: str) -> str | None:
+    """The question that closes ``text`` when ``text`` holds more before it (the sentence the question
+    leans on), else None."""
+    said = sentences(text)
+    if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
+        return None
+    return said[-1]
+
+
+#: A question judged on its own has at least this many words ("Why?" alone says nothing).
+QUESTION_WORDS = 3
 #: A closing pointer taken into a quote has at most this many words.
 POINTER_TAIL_WORDS = 8
 

@@ -434,16 +434,3 @@ def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:
     if subject and (_DEICTIC.search(sentence) or not alone) and not (about & own):
         return f"{sentence} ({subject})"
     return sentence
-
-
-def question_asked(text: str) -> str | None:
-    """The question that closes ``text`` when ``text`` holds more before it (the sentence the question
-    leans on), else None."""
-    said = sentences(text)
-    if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
-        return None
-    return said[-1]
-
-
-#: A question judged on its own has at least this many words ("Why?" alone says nothing).
-QUESTION_WORDS = 3
