@@ -7,9 +7,10 @@ import io
 
 from docx import Document
 
-from sleuth.agent import Report, is_title, render_markdown, title
+from sleuth.agent import is_title, render_markdown, title
 from sleuth.agent.api.desk.export import docx_bytes
 from sleuth.agent.api.desk.view import build
+from tests.reports import report_of
 
 TICKET = """Hi team,
 
@@ -44,26 +45,13 @@ def test_a_ticket_is_titled_by_its_first_ask_that_reads_alone() -> None:
     assert title(roled) == "Please explain how Exim's built-in content scanning calls clamd."
 
 
-def _report(query: str) -> Report:
-    return Report(
-        query=query,
-        template="brief",
-        run_id="r1",
-        created_at="2026-11-26T00:00:00Z",
-        executive_summary="",
-        sections=[],
-        evidence=[],
-        sources=[],
-    )
-
-
 def test_report_md_and_the_word_export_title_a_ticket_and_quote_it_whole() -> None:
-    md = render_markdown(_report(TICKET))
+    md = render_markdown(report_of(query=TICKET))
     lines = md.splitlines()
     assert lines[0] == f"# {title(TICKET)}"
     asked = "Which setting tells Django where collectstatic copies the files, and does it serve them itself?"
     assert f"> {asked}" in lines
-    doc = Document(io.BytesIO(docx_bytes(build(_report(TICKET)))))
+    doc = Document(io.BytesIO(docx_bytes(build(report_of(query=TICKET)))))
     texts = [p.text for p in doc.paragraphs]
     assert texts[0] == title(TICKET)
     assert "Can that be done without a CDN?" in texts
