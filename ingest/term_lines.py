@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TERM_WORDS", "is_term_line"]
+__all__ = ["TERM_WORDS", "is_term_line", "signature_name"]
 
 #: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
 TERM_WORDS = 12
@@ -24,10 +24,18 @@ _CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
 #: jinja2.PackageLoader(package_name, package_path='templates')", "Template.render(*args, **kwargs)"); not
 #: a title or a pointer that names a call ("When to use include()", "See also: sqlite3_data_count()").
 _SIGNATURE = re.compile(
-    r"^(?:(?:class|def|async|method|function|classmethod|staticmethod|exception)\s+)*[A-Za-z_][\w.-]*"
+    r"^(?:(?:class|def|async|method|function|classmethod|staticmethod|exception)\s+)*"
+    r"([A-Za-z_][\w-]*(?:\.[A-Za-z_]\w*)*)"
     r"\((?:[^()]|\([^()]*\))*\)(?:\s*(?:→|->)\s*[^\s()]+)?(?:\s*\[source\])?$"
 )
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'", ",")
+
+
+def signature_name(line: str) -> str | None:
+    """The name a signature calls ("jinja2.PackageLoader" of "class jinja2.PackageLoader(package_name)"), or
+    None when ``line`` is no signature."""
+    found = _SIGNATURE.match(" ".join(line.split()))
+    return found.group(1) if found else None
 
 
 def is_term_line(text: str) -> bool:
@@ -38,7 +46,7 @@ def is_term_line(text: str) -> bool:
         return False
     if line.endswith(_STOPS) and not line.endswith(")"):
         return False
-    if _SIGNATURE.match(line):
+    if signature_name(line) is not None:
         return True
     if line.endswith(")") and not re.search(r"\(\S+\)$", line):
         return False  # a parenthesis closing a sentence, not a default in brackets ("(300s)")

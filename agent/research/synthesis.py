@@ -41,6 +41,7 @@ from sleuth.agent.research.text import (
     years,
 )
 from sleuth.agent.templates import SectionSpec, Template
+from sleuth.ingest.term_lines import signature_name
 
 #: Two quotes state the same thing when the shorter shares this much of its content words with the longer
 #: and its numbers are among the longer's (the longer may add a detail: "according to a survey of 40").
@@ -469,14 +470,6 @@ _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 #: A page titled by the name of what it documents, a colon and what that is ("omprog: Program integration
 #: Output module", "imfile: Text File Input Module").
 _PAGE_NAME = re.compile(r"^([a-z][\w.-]*):\s+\S")
-#: A heading that is a signature: a name in code, maybe qualified, its parameters in brackets, maybe a return
-#: type or Sphinx's "[source]" ("class jinja2.Template(source, ...)", "Environment.from_string(source,
-#: globals=None)", "jinja-filters.capitalize(s: str) → str"). Empty brackets are a name's own form
-#: ("yy_scan_string()"), which the heading names as written.
-_SIGNATURE = re.compile(
-    r"^(?:(?:class|def|async|method|function|property|classmethod|staticmethod|exception)\s+)*"
-    r"([A-Za-z_][\w-]*(?:\.[A-Za-z_]\w*)*)\((?!\)).*\)(?:\s*(?:→|->)\s*[^\s()]+)?(?:\s*\[source\])?$"
-)
 #: A heading of at most this many words is a name a claim may take.
 NAME_WORDS = 5
 
@@ -495,15 +488,15 @@ def pointed_at(evidence: Evidence) -> str | None:
     hook" is no answer to "which hook", nor "the domain" to "which setting"."""
     path = path_parts(evidence.section_path)
     heading = path[-1]
-    signature = _SIGNATURE.match(heading)
-    if signature is not None and " — " not in one_line(evidence.quote):
-        # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string=
-        # '{%', ...)" over "A compiled template that can be rendered."): its name, not its parameters.
-        name = signature.group(1)
+    # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string='{%',
+    # ...)" over "A compiled template that can be rendered."): its name, not its parameters. Empty brackets
+    # are a name's own form ("yy_scan_string()"), named as written below.
+    name = signature_name(heading)
+    if name is not None and f"{name}()" not in heading:
+        if " — " in one_line(evidence.quote):
+            return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
         last = re.escape(name.rsplit(".", 1)[-1])
         return None if re.search(rf"(?<![\w.-]){last}(?![\w-])", evidence.quote) else name
-    if signature is not None:
-        return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
