@@ -1125,28 +1125,46 @@ def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
     claim = claim_of(groups([slim])[0])
     assert claim.text == f"Carlos Slim — {slim.quote}"
     assert guard_claims([claim], {slim.id: slim}, GuardCounts()) == [claim]
-    # A quote that names the person ("Buffett's" is Buffett) needs no name before it ...
-    buffett = quote(
-        "According to Forbes, Buffett's estimated net worth stood at US$148.9 billion, making him the "
-        "ninth-richest person in the world.",
-        "Warren Buffett",
+    # A quote that names the person by surname only ("Buffett's" is Buffett) is named in full: a report on
+    # the richest people lists people ...
+    for text, title in (
+        (
+            "According to Forbes, Buffett's estimated net worth stood at US$148.9 billion, making him the "
+            "ninth-richest person in the world.",
+            "Warren Buffett",
+        ),
+        ("During her career, Comăneci won nine Olympic medals.", "Nadia Comăneci"),
+        ("Musk has been the wealthiest person in the world since 2025.", "Elon Musk"),
+        (
+            "When these efforts failed, Fidel Castro and his brother led an assault on a Cuban post.",
+            "Cuban Revolution",
+        ),
+    ):
+        surname = quote(text, title)
+        assert claim_of(groups([surname])[0]).text == f"{title} — {text}"
+    # ... a thing's first sentence that says "it" is named too ...
+    harvard = quote(
+        "Founded in 1636, and named Harvard College in 1639, it is the oldest institution of higher "
+        "learning in the United States.",
+        "Harvard University",
     )
-    assert claim_of(groups([buffett])[0]).text == buffett.quote
-    # ... but one that says "him" a sentence before it names him is, read from the start, about nobody.
+    assert claim_of(groups([harvard])[0]).text == f"Harvard University — {harvard.quote}"
+    # ... and one that says "him" a sentence before it names him is, read from the start, about nobody.
     gates = quote(
         "Forbes magazine ranked him as the world's wealthiest person for 18 out of 24 years. Gates became "
         "the first centibillionaire in 1999.",
         "Bill Gates",
     )
     assert claim_of(groups([gates])[0]).text == f"Bill Gates — {gates.quote}"
-    # ... but the pronoun's own sentence may name him after it, or be about someone else's "his".
+    # ... nor under a page's title set in title case: "Of" is no particle of a name.
+    features = quote(
+        "SQLite provides a number of enhancements to the SQL language.", "Distinctive Features Of SQLite"
+    )
+    assert claim_of(groups([features])[0]).text == features.quote
+    # ... but not one whose first sentence names the subject in full.
     for text, title in (
-        ("During her career, Comăneci won nine Olympic medals.", "Nadia Comăneci"),
+        ("Warren Buffett is an American investor; his company is Berkshire Hathaway.", "Warren Buffett"),
         ("Mary Ann Evans, known by her pen name George Eliot, was an English novelist.", "George Eliot"),
-        (
-            "When these efforts failed, Fidel Castro and his brother led an assault on a Cuban post.",
-            "Cuban Revolution",
-        ),
     ):
         other = quote(text, title)
         assert claim_of(groups([other])[0]).text == other.quote

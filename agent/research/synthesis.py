@@ -582,6 +582,8 @@ def _names_itself(quote: str, heading: str) -> bool:
 
 #: A pronoun that stands for a person.
 _PERSON = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.I)
+#: A thing's pronoun, in a quote's first sentence ("..., it is the oldest institution of higher learning").
+_IT = re.compile(r"\b(?:it|its)\b", re.I)
 #: A heading that is a proper name ("Carlos Slim", "John D. Rockefeller", "Li Ka-shing", "Amazon (company)"),
 #: its words capitalised but for the particles of names.
 _PROPER_NAME = re.compile(
@@ -590,31 +592,48 @@ _PROPER_NAME = re.compile(
 
 
 def person_named(evidence: Evidence) -> str | None:
-    """Whom a quote speaks of by pronoun before it names him, when its heading is that person's name: "As of
-    July 2025, the Bloomberg Billionaires Index ranked him as the 18th-richest person in the world" is, read
-    alone, about nobody, and "Forbes magazine ranked him as the world's wealthiest person ... Gates became the
-    first centibillionaire" leaves the reader guessing for a sentence; its claim names him first ("Carlos
-    Slim — As of July 2025, ..."), from the heading the quote stands under (the source's own words, which the
-    guards accept). A quote that names him in the pronoun's sentence or before ("Buffett's estimated net worth
-    ... making him") is read as it stands."""
+    """Whom or what a quote speaks of without naming it in full, when its heading is that name and the whole
+    document is about it: "As of July 2025, the Bloomberg Billionaires Index ranked him as the 18th-richest
+    person in the world" is, read alone, about nobody; "Musk has been the wealthiest person in the world
+    since 2025" names a surname only, and a report on the five richest people lists people, not surnames;
+    "Founded in 1636, and named Harvard College in 1639 ..., it is the oldest institution of higher learning
+    in the United States" says "it". The claim names the subject first ("Carlos Slim — As of July 2025,
+    ..."), from the heading the quote stands under (the source's own words, which the guards accept). A
+    quote that names it in full in its first sentence, or names someone in a pronoun's sentence before the
+    pronoun ("Mary Ann Evans, known by her pen name George Eliot"), is read as it stands."""
     heading = heading_of(evidence)
-    quote = " ".join(evidence.quote.split())
-    pronoun = _PERSON.search(quote)
-    if pronoun is None or not 0 < len(heading.split()) <= NAME_WORDS:
-        return None
-    if not _PROPER_NAME.match(heading) or heading.isupper():
+    if not 0 < len(heading.split()) <= NAME_WORDS or not _PROPER_NAME.match(heading) or heading.isupper():
         return None
     if heading.casefold() != (evidence.title or "").strip().casefold():
-        return None  # a heading is a person's name only as what the whole document is about ("Early Life")
-    # ... anywhere in the pronoun's own sentence ("During her career, Comăneci won ..."; "Mary Ann Evans,
-    # known by her pen name George Eliot")
-    stop = _SENTENCE_BREAK.search(quote, pronoun.end())
-    before = quote[: stop.start() if stop else len(quote)]
-    said = {re.sub(r"['’]s$", "", w.casefold()) for w in words(before)}  # "Buffett's" names Buffett
+        return None  # a heading is a subject's name only as what the whole document is about ("Early Life")
+    if any(w.casefold() in STOPWORDS and w[0].isupper() for w in heading.split()[1:]):
+        return None  # title case ("Distinctive Features Of SQLite") is no name ("University of Oxford")
     name = [
         w.casefold() for w in words(heading.split("(")[0]) if len(w) > 2 and w.casefold() not in STOPWORDS
     ]
-    return None if not name or any(w in said for w in name) else heading
+    if not name:
+        return None
+    quote = " ".join(evidence.quote.split())
+    stop = _SENTENCE_BREAK.search(quote)
+    first = _said(quote[: stop.start() if stop else len(quote)])
+    if all(w in first for w in name):
+        return None
+    if len(name) > 1 and name[-1] in first:
+        return heading  # "Musk has been ...", "Buffett's estimated net worth ..." under "Elon Musk" ...
+    pronoun = _PERSON.search(quote) or _IT.search(quote[: stop.start() if stop else len(quote)])
+    if pronoun is None:
+        return None
+    # ... or a pronoun whose sentence does not name it in full ("Forbes magazine ranked him ... . Gates
+    # became ..."; "When these efforts failed, Fidel Castro and his brother led an assault on a Cuban post"
+    # under "Cuban Revolution": someone else's "his", but the quote is still about the revolution).
+    stop = _SENTENCE_BREAK.search(quote, pronoun.end())
+    said = _said(quote[: stop.start() if stop else len(quote)])
+    return None if all(w in said for w in name) else heading
+
+
+def _said(text: str) -> set[str]:
+    """The words of a text, casefolded, a possessive's "'s" dropped ("Buffett's" says Buffett)."""
+    return {re.sub(r"['’]s$", "", w.casefold()) for w in words(text)}
 
 
 def one_line(quote: str) -> str:
