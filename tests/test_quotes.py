@@ -1174,6 +1174,42 @@ def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:
         assert claim_of(groups([manual])[0]).text == manual.quote
 
 
+def test_a_quote_hidden_under_a_claim_is_said_by_it() -> None:
+    # A reader sees one quote per claim: a fuller quote that says other words, or a command the claim does
+    # not show, is a claim of its own, not an anchor nobody reads.
+    def quote(text: str, score: float, doc: str) -> Evidence:
+        return Evidence(
+            id=f"E{abs(hash(text)) % 10**8}", chunk_id=f"{doc}-1", document_id=doc, quote=text, score=score
+        )
+
+    caption = quote("An IP address of a host allowed access", 3.0, "mod_access_compat")
+    require = quote(
+        "When Require ip ip-address is specified, then the request is allowed access if the IP address "
+        "matches.",
+        2.0,
+        "mod_authz_host",
+    )
+    assert [claim_of(g).text for g in groups([caption, require])] == [caption.quote, require.quote]
+    # ... while a shorter quote of the same fact still stands as the claim's second anchor.
+    worth = quote("The market was worth 4.2 billion florins in 2024. Sales grew by 18 percent.", 3.0, "a")
+    survey = quote("The market was valued at 4.2 billion florins in 2024.", 2.0, "b")
+    (group,) = groups([worth, survey])
+    assert claim_of(group).evidence_ids == [worth.id, survey.id]
+    source = quote(
+        "After setting up and activating the virtual environment, run the following command:\n"
+        "...\\> py -m pip install -e django\\\nThis will make Django's code importable.",
+        3.0,
+        "install",
+    )
+    windows = quote(
+        "In the command prompt, ensure your virtual environment is active, and execute the following "
+        "command:\n...\\> py -m pip install Django",
+        2.0,
+        "windows",
+    )
+    assert len(groups([source, windows])) == 2
+
+
 def test_two_terms_described_alike_are_two_claims() -> None:
     # zsh's parameters: the two descriptions share their words, but are about two things; the claim that
     # answers "which parameter caps the history file" must not read HISTSIZE's description.

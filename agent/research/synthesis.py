@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Protocol
 
 from sleuth.agent.report import Claim
-from sleuth.agent.research.code_lines import code_tail
+from sleuth.agent.research.code_lines import INTRO_WORDS, code_tail
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.history import is_history
 from sleuth.agent.research.quotes import labels_only
@@ -473,7 +473,24 @@ def _all_said(items: Sequence[Evidence]) -> bool:
     in 2024, according to the survey of 40 manufacturers") still stands as the claim's second anchor."""
     shown = _shown(items)
     full = len(term_set(shown.quote))
-    return all(len(term_set(e.quote)) <= full or _words_said(e.quote, shown.quote) for e in items)
+    return all(
+        (len(term_set(e.quote)) <= full or _words_said(e.quote, shown.quote))
+        and _within(_introduced(e.quote), shown.quote)
+        for e in items
+    )
+
+
+def _introduced(quote: str) -> str:
+    """What a quote's sentence ending in a colon introduces (a command, a list, an example): shown by the
+    claim the quote stands under, or said by no one. Django's "In the command prompt, ensure your virtual
+    environment is active, and execute the following command: ...\\> py -m pip install Django" shares its
+    words with "After setting up and activating the virtual environment, run the following command: ...
+    py -m pip install -e django\\", another command."""
+    lines = quote.split("\n")
+    for k, line in enumerate(lines):
+        if line.rstrip().endswith(":") and len(line.split()) >= INTRO_WORDS:
+            return " ".join(" ".join(lines[k + 1 :]).split())
+    return ""
 
 
 #: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
