@@ -66,8 +66,9 @@ _BACK_REFERENCE = re.compile(
     # ... or does so after an opening phrase: "In most contexts, this means that ..."
     r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
     # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party, he
-    # served as the 45th president from 2017 to 2021."
-    r"|^(?:[\w'-]+\s+){1,7}[\w'-]+,\s+(?:he|she|it|they)\s"
+    # served as the 45th president from 2017 to 2021.", "More generally, this occurs everywhere ...", "At the
+    # maximum page size of 65536 bytes, this translates into ..."
+    r"|^(?:[\w'-]+\s+){1,7}[\w'-]+,\s+(?:he|she|it|they|this|these)\s"
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
     r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s",
     re.I,
