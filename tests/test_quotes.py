@@ -1768,6 +1768,9 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     assert is_history(old) and is_history(notes) and not is_history(manual)
     assert not asks_about_changes("What compression does borg use by default?")
     assert asks_about_changes("What changed in 1.2 when I upgrade from 1.1?")
+    assert asks_about_changes("Which changes between Django 3.2 and 4.0 break our code?")
+    assert asks_about_changes("Was the default changed in version 3.1?")
+    assert not asks_about_changes("What do we have to change in the Flask app itself for the proxy?")
     evidence = {e.id: e for e in (old, notes, manual)}
     findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in evidence.values()]}
     spec = TemplateLibrary().load("brief").section("answer")

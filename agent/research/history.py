@@ -29,8 +29,12 @@ _LABEL = re.compile(
     re.I,
 )
 _DATED = re.compile(r"\(\s*(?:19|20)\d\d-\d\d-\d\d\b")
+#: A request asks what changed when it names a version or release a change is in ("What changed in 1.2",
+#: "changes between Django 3.2 and 4.0"), not when it asks what to change ("what do we have to change in
+#: the Flask app itself").
 _CHANGE_ASKED = re.compile(
-    r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)|what\s+changed|when\s+did\b.*\bchange|new\s+in|"
+    r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)\s+(?:[\w.-]+\s+){0,2}?"
+    rf"(?:{_VERSION}|(?:the\s+)?(?:versions?|releases?)\b)|what\s+changed|when\s+did\b.*\bchange|new\s+in|"
     r"which\s+version|(?:added|removed|introduced|dropped)\s+in\b|release\s+notes?|deprecat\w*|upgrad\w*|"
     r"regression|change\s?log|since\s+version|backwards?[- ]incompatible)",
     re.I,
