@@ -816,6 +816,35 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
     assert cut[0].continues and reader.text[cut[0].start : cut[0].end].endswith("scans len bytes.")
 
 
+def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:
+    # Flask's deployment page: the chunker set the paragraph's example, a console session, at the head of
+    # the next chunk. The passage is read on into it, and the sentence is quotable alone and with it.
+    sentence = "It can also be a function call (with any arguments) if you're using the app factory pattern."
+    split = Passage(
+        chunk_id="a",
+        document_id="gunicorn",
+        title="Gunicorn",
+        text=f"The syntax is {{module_import}}:{{app_variable}}. {sentence}",
+        rank=0,
+        next_chunk_id="b",
+    )
+    session = "$ gunicorn -w 4 'hello:create_app()'\nStarting gunicorn 20.1.0\nBooting worker with pid: x"
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(10)),
+        judge=unused,
+        following=lambda ids: {"b": f"```\n{session}\n```\n"},
+    )
+    reader = admission.readers([split])[0]
+    quotes = {reader.text[w.start : w.end]: w for w in windows(reader)}
+    with_example = next(q for q in quotes if q.endswith("pid: x"))
+    assert quotes[with_example].continues and any(q.endswith("factory pattern.") for q in quotes)
+    # The claim shows the session as code, not as "...; Starting gunicorn 20.1.0; ..." on one line.
+    prose, code = code_tail(with_example)
+    assert prose.endswith("factory pattern.") and code == session
+
+
 def test_a_question_alone_is_no_quote() -> None:
     # A FAQ: its question says nothing; with its answer after it, the two are one quote.
     passage = readable(

@@ -32,8 +32,8 @@ from sleuth.agent.research.quotes import (
     QuoteJudge,
     Readable,
     Window,
+    goes_on,
     in_context,
-    introduces_more,
     is_pointer,
     readable,
     windows,
@@ -194,12 +194,13 @@ class Admission:
 
     def readers(self, passages: Sequence[Passage]) -> list[Readable]:
         """Each passage as quotable text; one that ends on what introduces more (a colon, "the following
-        routines are available ...") is read on into its next chunk."""
+        routines are available ...") or on a paragraph (its example may open the next chunk) is read on into
+        its next chunk."""
         first = [readable(p.text) for p in passages]
         wanted = [
             p.next_chunk_id
             for p, r in zip(passages, first, strict=True)
-            if p.next_chunk_id and introduces_more(r.visible)
+            if p.next_chunk_id and goes_on(r.visible)
         ]
         more = self.following(sorted(set(wanted))) if wanted else {}
         return [

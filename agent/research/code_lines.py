@@ -69,13 +69,20 @@ def _code_like(line: str) -> bool:
 
 def _reads_as_code(lines: list[str]) -> bool:
     """Lines that are code, not a paragraph broken into lines: every one carries a mark of code (or is
-    indented), and none is a sentence that introduces or ends ("This is shaping up well. Let's add some
-    search capability:" stands between two blocks of a tutorial's code)."""
+    indented), or the first is a shell prompt or a comment (a console session: "$ gunicorn -w 4
+    'hello:create_app()'" and what the program prints, "Booting worker with pid: x"); and none is a
+    sentence that introduces or ends ("This is shaping up well. Let's add some search capability:" stands
+    between two blocks of a tutorial's code)."""
+    session = bool(_SESSION.match(lines[0])) if lines else False
     return all(
-        (_CODE_MARK.search(line) or line[:1].isspace())
+        (session or _CODE_MARK.search(line) or line[:1].isspace())
         and not (_introduces(line) and line.rstrip().endswith((":", ".", "!", "?")))
         for line in lines
     )
+
+
+#: A console session's first line: a shell or Python prompt, or a comment.
+_SESSION = re.compile(r"^(?:\$|#|>>>|\.\.\.\\>|C:\\.*>)\s")
 
 
 def fenced(code: str) -> list[str]:

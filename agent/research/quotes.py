@@ -134,10 +134,11 @@ class Window:
 
 @dataclass
 class Readable:
-    """A passage as it can be quoted: its visible text (and the next chunk's, for what a colon introduces)."""
+    """A passage as it can be quoted: its visible text (and the next chunk's, for what a colon introduces or
+    the code a last paragraph's example is)."""
 
     visible: Visible
-    #: Visible text of the next chunk of the same document, when the passage ends on a colon.
+    #: Visible text of the next chunk of the same document, when the passage may go on there (``goes_on``).
     following: Visible | None = None
 
     @property
@@ -334,6 +335,14 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
                 first = term
             out.append(Window(first, stop, "sentence"))
+            if i == len(spans) - 1 and stop == e and k + 1 < len(blocks) and blocks[k + 1].kind == "code":
+                # A paragraph's last sentence over the code after it, its example, ends with a stop as
+                # often as with a colon (Flask's "It can also be a function call (with any arguments) if
+                # you're using the app factory pattern." over "$ gunicorn -w 4 'hello:create_app()'"): it is
+                # quotable alone and with the example, whole, whichever answers better.
+                follow_end = _follow(blocks, k)
+                if follow_end is not None and follow_end - first <= MAX_EXAMPLE_CHARS:
+                    out.append(Window(first, follow_end, "intro", continues=follow_end > own_end))
     # A sentence taken in twice is one window; an example cut off is none (a configuration that stops at
     # 'view "external" {' reads as a different configuration).
     bounded = dict.fromkeys(
@@ -472,6 +481,16 @@ def _announces(sentence: str, spans: Sequence[tuple[int, int]], text: str) -> bo
     available." over a list of options): quoted with the list, as a colon's sentence is; unless its
     paragraph ends on a colon of its own (that sentence introduces the list)."""
     return bool(_ANNOUNCES.search(sentence)) and not text[spans[-1][0] : spans[-1][1]].rstrip().endswith(":")
+
+
+def goes_on(visible: Visible) -> bool:
+    """Whether what a passage's end says may go on in the next chunk: it introduces more
+    (``introduces_more``), or it ends on a paragraph, whose example the chunker may have set at the head of
+    the next chunk (Flask's "It can also be a function call (with any arguments) if you're using the app
+    factory pattern." and its "$ gunicorn -w 4 'hello:create_app()'"; one chunk in twelve of Flask's manual
+    ends on a paragraph whose next chunk opens with code)."""
+    last = visible.blocks[-1] if visible.blocks else None
+    return introduces_more(visible) or (last is not None and last.kind == "paragraph")
 
 
 def introduces_more(visible: Visible) -> bool:
