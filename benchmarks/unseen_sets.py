@@ -21,7 +21,10 @@ configuration reference, 45 of its 85 modules, the legacy ``rsconf1_*`` directiv
 eight of its functions, five concept, four troubleshooting and five tutorial pages, one FAQ; contents pages,
 proposals, development and history pages left out) and python-jinja2-doc 3.1.2 (Jinja's Sphinx manual,
 usr/share/doc/python-jinja2-doc/html: its 12 content pages; index.html, genindex, search, py-modindex and 404
-left out); ingest each with ``sleuth ingest DIR --index IDX``.
+left out) and python-werkzeug-doc 2.2.2 (Werkzeug's Sphinx manual: 39 pages flattened with ``__`` for ``/``,
+``deployment/nginx.html`` as ``deployment__nginx.html``; search, genindex, py-modindex, 404, _static and
+_sources left out; ingest skips index.html, the contents page); ingest each with ``sleuth ingest DIR --index
+IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
