@@ -1092,6 +1092,20 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
             "API > class jinja2.Environment([options])",
             "keep_trailing_newline — Preserve",
         ),
+        # ... but by the whole signature over a parameter whose default only the signature gives.
+        (
+            "cache_timeout (int) - the cache timeout in seconds for the headers.",
+            "Serve Shared Static Files > class werkzeug.middleware.shared_data.SharedDataMiddleware(app, "
+            "exports, disallow=None, cache=True, cache_timeout=43200)",
+            "class werkzeug.middleware.shared_data.SharedDataMiddleware(app, exports, disallow=None, "
+            "cache=True, cache_timeout=43200) — cache_timeout (int) - the cache timeout",
+        ),
+        (
+            "exports (dict) - list or dict of exported files and folders.",
+            "Serve Shared Static Files > class werkzeug.middleware.shared_data.SharedDataMiddleware(app, "
+            "exports, disallow=None, cache=True, cache_timeout=43200)",
+            "werkzeug.middleware.shared_data.SharedDataMiddleware — exports (dict)",
+        ),
     ]
     for text, path, opening in signed:
         evidence = quote(text, path, "api")

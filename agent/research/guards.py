@@ -94,7 +94,7 @@ def guard_claims(
         text = _supported_part(claim.text, [*quotes, *map(one_line, quotes), *headings], counts)
         if text is None:
             continue
-        if _filler(text, quotes):
+        if _filler(text, [*quotes, *headings]):  # (a claim named by the signature it stands under)
             counts["filler"] += 1
             continue
         kept.append(claim.model_copy(update={"text": text, "evidence_ids": known}))

@@ -534,6 +534,13 @@ def pointed_at(evidence: Evidence) -> str | None:
     # are a name's own form ("yy_scan_string()"), named as written below.
     name = signature_name(heading)
     if name is not None and f"{name}()" not in heading:
+        parameter = _PARAMETER.match(evidence.quote.lstrip())
+        if parameter is not None and re.search(rf"[(,]\s*{re.escape(parameter.group(1))}\s*=", heading):
+            # ... but the whole signature over a parameter's description when it gives the parameter's
+            # default, which only the signature says: "cache_timeout (int) - the cache timeout in seconds
+            # for the headers." under "class ...SharedDataMiddleware(app, exports, disallow=None, cache=True,
+            # cache_timeout=43200, ...)".
+            return heading
         if " — " in one_line(evidence.quote):
             return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
         last = re.escape(name.rsplit(".", 1)[-1])
@@ -566,6 +573,8 @@ def pointed_at(evidence: Evidence) -> str | None:
     return None
 
 
+#: A quote that describes a parameter by its name (and type): "cache_timeout (int) - the cache timeout ...".
+_PARAMETER = re.compile(r"(\w+)(?:\s*\([^()]*\))?\s+[-–—]\s")
 #: A section that lists named things, each under its own heading ("Module Parameters", "Action
 #: Parameters", "Configuration Options").
 _LISTING = re.compile(
