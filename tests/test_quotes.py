@@ -141,6 +141,17 @@ def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -
         "It must still be enabled by the application at runtime, using the PRAGMA foreign_keys command. "
         "For example:\nsqlite> PRAGMA foreign_keys = ON;"
     ]
+    # An intro that points back at what it is about comes with the sentence it points at.
+    adhoc = readable(
+        "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
+        "generate an SSL certificate for you:\n\n"
+        "```\nrun_simple('localhost', 4000, ssl_context='adhoc')\n```\n"
+    )
+    intros = [adhoc.text[w.start : w.end] for w in windows(adhoc) if w.kind == "intro"]
+    assert intros == [
+        "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
+        "generate an SSL certificate for you:\nrun_simple('localhost', 4000, ssl_context='adhoc')"
+    ]
 
 
 def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:

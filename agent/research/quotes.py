@@ -299,13 +299,19 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 if follow_end is not None:
                     start = s
                     if (
-                        len(words(sentence)) < 8
-                        and i > 0
+                        i > 0
+                        and (
+                            len(words(sentence)) < 8
+                            or _leans_back(sentence, text[spans[i - 1][0] : spans[i - 1][1]])
+                        )
                         and not cut[i - 1]
                         and follow_end - spans[i - 1][0] <= MAX_QUOTE_CHARS
                     ):
                         # "For example:" says what it exemplifies only with the sentence before it ("...,
-                        # using the PRAGMA foreign_keys command. For example: PRAGMA foreign_keys = ON;").
+                        # using the PRAGMA foreign_keys command. For example: PRAGMA foreign_keys = ON;"), and
+                        # an intro that points back what it is about ("The easiest way to enable SSL is to
+                        # start the server in adhoc-mode. In that case Werkzeug will generate an SSL
+                        # certificate for you:").
                         start = spans[i - 1][0]
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
