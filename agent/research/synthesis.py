@@ -238,12 +238,22 @@ def _overlaps_merged(out: list[Group]) -> list[Group]:
         if into is None:
             merged.append(group)
             continue
-        first, second = (into, group) if into.score >= group.score else (group, into)
+        # The fuller quote leads the merged group, and its claim shows it: two quotes of one passage that
+        # share a sentence each say more than it ("pause server <pool>/<server> Put the server in maintenance.
+        # ... A server in maintenance is shown with the "PAUSED" state ..." and that sentence with the next
+        # paragraph's "This command is restricted ..."); the one that says more is the one to read.
+        first, second = max(
+            (into, group), (group, into), key=lambda pair: (_fullness(pair[0]), pair[0].score)
+        )
         into.items = [*first.items, *second.items]
         into.terms = first.terms
         into.score, into.weight = max(into.score, group.score), max(into.weight, group.weight)
         into.documents |= group.documents
     return merged
+
+
+def _fullness(group: Group) -> int:
+    return len(term_set(group.items[0].quote))
 
 
 def _overlap(a: Group, b: Group) -> bool:
