@@ -71,6 +71,19 @@ def unnamed_note(names: Sequence[str]) -> str:
     )
 
 
+def _past_summary(claims: Sequence[Claim], summary: Written, numbers: Mapping[str, int]) -> list[str]:
+    """A findings section's Markdown lines: the claims the summary section above already shows as one line
+    of their citations, then the others. A reader of a brief met the direct answer's claims again as the
+    first lines of Key findings, word for word; the section's ``claims`` still hold every one of them."""
+    shown = {c.text for c in summary.claims}
+    again = [c for c in claims if c.text in shown]
+    lines = [claim_line(c, numbers) for c in claims if c.text not in shown]
+    if not again:
+        return lines
+    cites = "".join(citations(c, numbers) for c in again)
+    return [f"- *As in {summary.spec.title} above* {cites}", *lines]
+
+
 def left_out_note(ruled_out: Mapping[str, str]) -> str | None:
     """What the summary says of the evidence left out because the request rules out what it names."""
     if not ruled_out:
@@ -177,8 +190,11 @@ def assemble(
     numbers = {i: n for n, i in enumerate(used, 1)}
     sections: list[SectionReport] = []
     summary_text = ""
+    summary = next((w for w in written if w.spec.kind == "summary"), None)
     for w in written:
         lines = [claim_line(c, numbers) for c in w.claims]
+        if summary is not None and written.index(summary) < written.index(w):
+            lines = _past_summary(w.claims, summary, numbers)
         if w.spec.kind == "summary":
             if not summary_text:
                 summary_text = " ".join(f"{flat(c.text)} {citations(c, numbers)}".strip() for c in w.claims)
