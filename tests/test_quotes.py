@@ -217,6 +217,12 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
     assert not any("Keep the answer short" in q or "Thanks" in q for q in ticket.searches)
     assert classify("You are a senior Django support engineer.") == "instruction"
     assert "Django" in ticket.subject
+    # A "which" that relates asks nothing; one that asks does.
+    assert (
+        classify("Right now someone runs flask run in a tmux session, which we know is wrong.") == "context"
+    )
+    assert classify("It lists the order in which the hooks run.") == "context"
+    assert classify("We are not sure which worker class suits us.") == "ask"
 
 
 def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:

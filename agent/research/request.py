@@ -45,7 +45,9 @@ _ASK = re.compile(
     r"walk (?:me|us) through|help (?:me|us)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
-    r"what (?:are|is) the|how (?:do|does|can|should|to)|whether|which)\b",
+    # ... "which" that asks, not one that relates ("it ran on a VM, which was fine", "the order in which")
+    r"what (?:are|is) the|how (?:do|does|can|should|to)|whether|"
+    r"(?<!, )(?<!\bin )(?<!\bof )(?<!\bby )(?<!\bon )(?<!\bto )(?<!\bfor )(?<!\bfrom )(?<!\bwith )which)\b",
     re.I,
 )
 _CONSTRAINT = re.compile(
