@@ -1270,6 +1270,36 @@ def test_a_quote_hidden_under_a_claim_is_said_by_it() -> None:
     assert len(groups([source, windows])) == 2
 
 
+def test_of_two_quotes_that_share_a_sentence_the_one_that_says_more_is_the_claim() -> None:
+    def quote(text: str, score: float) -> Evidence:
+        return Evidence(
+            id=f"E{abs(hash(text)) % 10**8}", chunk_id="c", document_id="d", quote=text, score=score
+        )
+
+    shared = "The denial of service problem only comes into play when the pattern length gets into millions."
+    limit = quote(
+        "The length of the LIKE or GLOB pattern is limited to SQLITE_MAX_LIKE_PATTERN_LENGTH bytes. The "
+        f"default value of this limit is 50000. {shared}",
+        1.0,
+    )
+    advice = quote(
+        f"{shared} Nevertheless, since most useful LIKE or GLOB patterns are at most a few dozen bytes in "
+        "length, paranoid application developers may want to reduce this parameter to a few hundred.",
+        3.0,
+    )
+    (group,) = groups([advice, limit])  # the better scored says no figure and no name the other gives
+    assert claim_of(group).text == limit.quote
+    maintenance = "A server in maintenance is shown with the PAUSED state in the status page."
+    pause = quote(
+        "pause server <pool>/<server>\n\nPut the server in maintenance. No traffic reaches it and no health "
+        f"check is performed on it until it is resumed. {maintenance}",
+        1.0,
+    )
+    restricted = quote(f"{maintenance}\n\nThis command is restricted to admin sockets.", 3.8)
+    (group,) = groups([restricted, pause])  # neither names more: the one with more words to say
+    assert claim_of(group).text.startswith("pause server <pool>/<server> — Put the server in maintenance.")
+
+
 def test_two_terms_described_alike_are_two_claims() -> None:
     # zsh's parameters: the two descriptions share their words, but are about two things; the claim that
     # answers "which parameter caps the history file" must not read HISTSIZE's description.

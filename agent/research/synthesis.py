@@ -242,9 +242,7 @@ def _overlaps_merged(out: list[Group]) -> list[Group]:
         # share a sentence each say more than it ("pause server <pool>/<server> Put the server in maintenance.
         # ... A server in maintenance is shown with the "PAUSED" state ..." and that sentence with the next
         # paragraph's "This command is restricted ..."); the one that says more is the one to read.
-        first, second = max(
-            (into, group), (group, into), key=lambda pair: (_fullness(pair[0]), pair[0].score)
-        )
+        first, second = _fuller_first(into, group)
         into.items = [*first.items, *second.items]
         into.terms = first.terms
         into.score, into.weight = max(into.score, group.score), max(into.weight, group.weight)
@@ -252,8 +250,15 @@ def _overlaps_merged(out: list[Group]) -> list[Group]:
     return merged
 
 
-def _fullness(group: Group) -> int:
-    return len(term_set(group.items[0].quote))
+def _fuller_first(a: Group, b: Group) -> tuple[Group, Group]:
+    """The group whose best quote says more first: the one that names every number and name in code the
+    other does and more (SQLite's "... limited to SQLITE_MAX_LIKE_PATTERN_LENGTH bytes. The default value of
+    this limit is 50000. ..." over the paragraph's next sentences, which name neither), else the one with
+    more content words, else the better scored."""
+    x, y = a.items[0].quote, b.items[0].quote
+    if _says_more(x, y) or _says_more(y, x):
+        return (a, b) if _says_more(x, y) else (b, a)
+    return max((a, b), (b, a), key=lambda pair: (len(term_set(pair[0].items[0].quote)), pair[0].score))
 
 
 def _overlap(a: Group, b: Group) -> bool:
