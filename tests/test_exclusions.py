@@ -117,6 +117,9 @@ def test_a_request_that_rules_things_out_searches_the_rest() -> None:
     assert any("plaintext authenticator" in c for c in request.constraints)
     # "don't suggest" asks for nothing: the sentence is a constraint, and never the report's title.
     assert classify("Don't suggest Cyrus SASL or Dovecot.") == "constraint"
+    # ... nor does "no need to cover": what it names is left out.
+    assert excluded_things("No need to cover JSON bodies.") == ["JSON bodies"]
+    assert excluded_things("Please don't go into the Celery setup.") == ["Celery setup"]
     ticket = (
         "We do not want any external authentication daemon: don't suggest Cyrus SASL, Dovecot or GNU SASL "
         "authenticators.\n\nHow do I configure the PLAIN mechanism with the plaintext authenticator?"

@@ -24,9 +24,9 @@ __all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remaind
 #: A directive that rules out what follows it, up to the end of its clause (a "." between digits, as in
 #: "Exim 4.97", ends nothing).
 _RULES_OUT = re.compile(
-    r"\b(?:(?:please\s+)?(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+"
+    r"\b(?:(?:please\s+)?(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+(?:need\s+to\s+)?"
     r"(?:suggest(?:ing)?|recommend(?:ing)?|propose|mention|use|include|consider|advise|tell\s+(?:me|us)\s+to|"
-    r"want\s+to\s+use|bother\s+with)"
+    r"want\s+to\s+use|bother\s+with|cover|go\s+into)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending)"
     r"|(?P<soft>(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude)))"
