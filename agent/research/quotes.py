@@ -348,11 +348,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # quotable alone and with the example, whole, whichever answers better.
                 follow_end = _follow(blocks, k)
                 if follow_end is not None and follow_end - first <= MAX_EXAMPLE_CHARS:
-                    out.append(Window(first, follow_end, "intro", continues=follow_end > own_end))
+                    out.append(Window(first, follow_end, "example", continues=follow_end > own_end))
     # A sentence taken in twice is one window; an example cut off is none (a configuration that stops at
     # 'view "external" {' reads as a different configuration).
     bounded = dict.fromkeys(
-        _bounded(text, w) for w in out if not (w.kind == "intro" and w.end - w.start > MAX_EXAMPLE_CHARS)
+        _bounded(text, w) for w in out if not (w.kind in _WHOLE and w.end - w.start > MAX_EXAMPLE_CHARS)
     )
     return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind) and not _an_entry(passage, w)]
 
@@ -557,8 +557,12 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
     return end
 
 
+#: Windows quoted whole or not at all: what a sentence introduces, a paragraph's example.
+_WHOLE = ("intro", "example")
+
+
 def _bounded(text: str, window: Window) -> Window:
-    if window.end - window.start <= (MAX_EXAMPLE_CHARS if window.kind == "intro" else MAX_QUOTE_CHARS):
+    if window.end - window.start <= (MAX_EXAMPLE_CHARS if window.kind in _WHOLE else MAX_QUOTE_CHARS):
         return window  # (what a sentence introduces is quoted whole, or not at all)
     limit = window.start + MAX_QUOTE_CHARS
     # A long window ends where a sentence, a line or a clause does, so that it never stops mid-thought.
@@ -706,12 +710,14 @@ class QuoteJudge:
     ) -> list[list[Window]]:
         """The windows worth the cross-encoder's time: the best of every passage by the question's term
         weight, then the next best across passages, at most ``per_passage`` each and ``budget`` in all (every
-        passage keeps its best: each document of a search gets its chance)."""
+        passage keeps its best: each document of a search gets its chance). A paragraph's last sentence with
+        its example (``example``) takes no place of its own: it is read when the sentence is, beside it."""
         total = sum(weights.values()) or 1.0
-        flat = [text[w.start : w.end] for text, ws in zip(texts, candidates, strict=True) for w in ws]
+        own = [[w for w in ws if w.kind != "example"] for ws in candidates]
+        flat = [text[w.start : w.end] for text, ws in zip(texts, own, strict=True) for w in ws]
         ids = iter(self.token_ids(flat)) if flat else iter([])
         ranked: list[list[tuple[float, Window]]] = []
-        for ws in candidates:
+        for ws in own:
             scored = []
             for w in ws:
                 tokens = set(next(ids))
@@ -726,7 +732,10 @@ class QuoteJudge:
         room = (budget - sum(map(len, out))) if budget is not None else len(seconds)
         for _, k, w in seconds[: max(0, room)]:
             out[k].append(w)
-        return out
+        return [
+            [*chosen, *(e for e in ws if e.kind == "example" and any(e.start == w.start for w in chosen))]
+            for chosen, ws in zip(out, candidates, strict=True)
+        ]
 
     def judge(self, question: str, contexts: Sequence[str]) -> list[float]:
         """Cross-encoder scores of ``question`` against each window read in its context."""
