@@ -35,7 +35,7 @@ from sleuth.agent.research.quotes import (
 from sleuth.agent.research.request import classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.synthesis import claim_of, conflicts, groups, one_line
+from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups, one_line
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.term_lines import is_term_line
@@ -1250,6 +1250,15 @@ def test_a_quote_hidden_under_a_claim_is_said_by_it() -> None:
         "mod_authz_host",
     )
     assert [claim_of(g).text for g in groups([caption, require])] == [caption.quote, require.quote]
+    # Two sections of one page are two things, however alike their words.
+    ip = require.model_copy(update={"section_path": "mod_authz_host > Require ip", "backbone": True})
+    dns = quote(
+        "When Require forward-dns host-name is specified, all IP addresses corresponding to host-name are "
+        "allowed access. In contrast to the host provider, this provider does not rely on reverse DNS.",
+        3.7,
+        "mod_authz_host",
+    ).model_copy(update={"section_path": "mod_authz_host > Require forward-dns"})
+    assert len(groups([ip, dns])) == 2 and not _about_the_same(ip, dns)
     # ... while a shorter quote of the same fact still stands as the claim's second anchor.
     worth = quote("The market was worth 4.2 billion florins in 2024. Sales grew by 18 percent.", 3.0, "a")
     survey = quote("The market was valued at 4.2 billion florins in 2024.", 2.0, "b")

@@ -309,7 +309,18 @@ def _about_the_same(a: Evidence, b: Evidence) -> bool:
     """Whether two quotes are about one thing as far as their names say: two terms' descriptions are about
     two things however alike their words ("SAVEHIST — The maximum number of history events to save in the
     history file" and "HISTSIZE — The maximum number of events stored in the internal history list"); a
-    quote about a named thing is about another thing than a quote that does not name it."""
+    quote about a named thing is about another thing than a quote that does not name it. Two sections of
+    one document are about two things ("Require ip" and "Require forward-dns" of mod_authz_host: "When
+    Require ip ip-address is specified, then the request is allowed access if the IP address matches" shares
+    its words with the next section's "When Require forward-dns host-name is specified, all IP addresses
+    ... are allowed access")."""
+    if (
+        a.document_key == b.document_key
+        and a.section_path
+        and b.section_path
+        and heading_of(a).casefold() != heading_of(b).casefold()
+    ):
+        return False
     named_a, named_b = subject_named(a) or _opening_name(a), subject_named(b) or _opening_name(b)
     if named_a is not None and named_b is not None:
         x, y = named_a.casefold(), named_b.casefold()
