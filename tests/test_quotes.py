@@ -160,6 +160,14 @@ def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:
     text = readable(first, second)
     (window,) = [w for w in windows(text) if w.kind == "intro"]
     assert window.continues and "Ident authentication" in text.text[window.start : window.end]
+    # Every window that runs into the next chunk says so (its quote is checked against both chunks).
+    short = readable(
+        "By default, inspectdb creates unmanaged models. That is, managed = False tells Django not to manage "
+        "each table:",
+        "```\nclass Person(models.Model):\n    pass\n```",
+    )
+    running = [w for w in windows(short) if w.end > len(short.visible.text)]
+    assert running and all(w.continues for w in running)
 
 
 def test_fragments_at_a_split_are_not_quoted() -> None:

@@ -340,7 +340,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # A sentence of a description too long to quote whole, under the term it describes:
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
                 first = term
-            out.append(Window(first, stop, "sentence"))
+            out.append(Window(first, stop, "sentence", continues=stop > own_end))
             if i == len(spans) - 1 and stop == e and k + 1 < len(blocks) and blocks[k + 1].kind == "code":
                 # A paragraph's last sentence over the code after it, its example, ends with a stop as
                 # often as with a colon (Flask's "It can also be a function call (with any arguments) if
