@@ -129,29 +129,28 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
 
 def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -> None:
     """SQLite's foreign-key page: "For example:" alone names nothing; the sentence before it says what the
-    example shows, and the example holds the answer ("PRAGMA foreign_keys = ON")."""
-    text = readable(
-        "Foreign key constraints are disabled by default. It must still be enabled by the application at "
-        "runtime, using the [PRAGMA foreign\\_keys](pragma.html#pragma_foreign_keys) command. For "
-        "example:\n\n```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\n"
-        "The application can also use the pragma to query."
-    )
-    intros = [text.text[w.start : w.end] for w in windows(text) if w.kind == "intro"]
-    assert intros == [
-        "It must still be enabled by the application at runtime, using the PRAGMA foreign_keys command. "
-        "For example:\nsqlite> PRAGMA foreign_keys = ON;"
+    example shows, and the example holds the answer ("PRAGMA foreign_keys = ON"). An intro that points back
+    at what it is about ("In that case ...:") comes with the sentence it points at too."""
+    cases = [
+        (
+            "Foreign key constraints are disabled by default. It must still be enabled by the application at "
+            "runtime, using the [PRAGMA foreign\\_keys](pragma.html#pragma_foreign_keys) command. For "
+            "example:\n\n```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\n"
+            "The application can also use the pragma to query.",
+            "It must still be enabled by the application at runtime, using the PRAGMA foreign_keys command. "
+            "For example:\nsqlite> PRAGMA foreign_keys = ON;",
+        ),
+        (
+            "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
+            "generate an SSL certificate for you:\n\n"
+            "```\nrun_simple('localhost', 4000, ssl_context='adhoc')\n```\n",
+            "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
+            "generate an SSL certificate for you:\nrun_simple('localhost', 4000, ssl_context='adhoc')",
+        ),
     ]
-    # An intro that points back at what it is about comes with the sentence it points at.
-    adhoc = readable(
-        "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
-        "generate an SSL certificate for you:\n\n"
-        "```\nrun_simple('localhost', 4000, ssl_context='adhoc')\n```\n"
-    )
-    intros = [adhoc.text[w.start : w.end] for w in windows(adhoc) if w.kind == "intro"]
-    assert intros == [
-        "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
-        "generate an SSL certificate for you:\nrun_simple('localhost', 4000, ssl_context='adhoc')"
-    ]
+    for markdown, intro in cases:
+        text = readable(markdown)
+        assert [text.text[w.start : w.end] for w in windows(text) if w.kind == "intro"] == [intro]
 
 
 def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:
