@@ -191,22 +191,24 @@ class Admission:
         self.state = state
         self.judge = judge
         self.following = following
+        #: Each passage read once a run (the questions of a run find the same chunks again and again), and
+        #: with the next chunk when it may go on there: one store read for all of them.
+        self._read: dict[tuple[str | None, str], Readable] = {}
 
     def readers(self, passages: Sequence[Passage]) -> list[Readable]:
         """Each passage as quotable text; one that ends on what introduces more (a colon, "the following
         routines are available ...") or on a paragraph (its example may open the next chunk) is read on into
         its next chunk."""
-        first = [readable(p.text) for p in passages]
-        wanted = [
-            p.next_chunk_id
-            for p, r in zip(passages, first, strict=True)
-            if p.next_chunk_id and goes_on(r.visible)
-        ]
-        more = self.following(sorted(set(wanted))) if wanted else {}
-        return [
-            readable(p.text, more[p.next_chunk_id]) if p.next_chunk_id in more else r
-            for p, r in zip(passages, first, strict=True)
-        ]
+        todo = {(p.chunk_id, p.text): p for p in passages if (p.chunk_id, p.text) not in self._read}
+        first = {key: readable(p.text) for key, p in todo.items()}
+        wanted = sorted(
+            {p.next_chunk_id for key, p in todo.items() if p.next_chunk_id and goes_on(first[key].visible)}
+        )
+        more = self.following(wanted) if wanted else {}
+        for key, p in todo.items():
+            nxt = p.next_chunk_id
+            self._read[key] = readable(p.text, more[nxt]) if nxt in more else first[key]
+        return [self._read[(p.chunk_id, p.text)] for p in passages]
 
     def candidates(
         self,

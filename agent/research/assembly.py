@@ -190,10 +190,10 @@ def assemble(
     numbers = {i: n for n, i in enumerate(used, 1)}
     sections: list[SectionReport] = []
     summary_text = ""
-    summary = next((w for w in written if w.spec.kind == "summary"), None)
+    summary: Written | None = None
     for w in written:
         lines = [claim_line(c, numbers) for c in w.claims]
-        if summary is not None and written.index(summary) < written.index(w):
+        if summary is not None:  # a section after the summary
             lines = _past_summary(w.claims, summary, numbers)
         if w.spec.kind == "summary":
             if not summary_text:
@@ -206,6 +206,7 @@ def assemble(
                 elif unnamed and used:
                     summary_text = f"{unnamed_note(unnamed)} {summary_text}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
+            summary = summary or w
         sections.append(
             SectionReport(
                 id=w.spec.id,

@@ -675,12 +675,13 @@ def person_named(evidence: Evidence) -> str | None:
         return None
     quote = " ".join(evidence.quote.split())
     stop = _SENTENCE_BREAK.search(quote)
-    first = _said(quote[: stop.start() if stop else len(quote)])
+    opening = quote[: stop.start() if stop else len(quote)]
+    first = _said(opening)
     if all(w in first for w in name):
         return None
     if len(name) > 1 and name[-1] in first:
         return heading  # "Musk has been ...", "Buffett's estimated net worth ..." under "Elon Musk" ...
-    pronoun = _PERSON.search(quote) or _IT.search(quote[: stop.start() if stop else len(quote)])
+    pronoun = _PERSON.search(quote) or _IT.search(opening)
     if pronoun is None:
         return None
     # ... or a pronoun whose sentence does not name it in full ("Forbes magazine ranked him ... . Gates
