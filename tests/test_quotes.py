@@ -1130,6 +1130,12 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
             "exports, disallow=None, cache=True, cache_timeout=43200)",
             "werkzeug.middleware.shared_data.SharedDataMiddleware — exports (dict)",
         ),
+        (
+            "disallow (list) - a list of fnmatch() rules.",
+            "Serve Shared Static Files > class werkzeug.middleware.shared_data.SharedDataMiddleware(app, "
+            "exports, disallow=None, cache=True, cache_timeout=43200)",
+            "werkzeug.middleware.shared_data.SharedDataMiddleware — disallow (list)",
+        ),
     ]
     for text, path, opening in signed:
         evidence = quote(text, path, "api")

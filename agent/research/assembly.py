@@ -80,7 +80,9 @@ def _past_summary(claims: Sequence[Claim], summary: Written, numbers: Mapping[st
     lines = [claim_line(c, numbers) for c in claims if c.text not in shown]
     if not again:
         return lines
-    cites = "".join(citations(c, numbers) for c in again)
+    cites = "".join(
+        f"[{n}]" for n in sorted({numbers[i] for c in again for i in c.evidence_ids if i in numbers})
+    )
     return [f"- *As in {summary.spec.title} above* {cites}", *lines]
 
 

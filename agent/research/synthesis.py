@@ -569,11 +569,13 @@ def pointed_at(evidence: Evidence) -> str | None:
     name = signature_name(heading)
     if name is not None and f"{name}()" not in heading:
         parameter = _PARAMETER.match(evidence.quote.lstrip())
-        if parameter is not None and re.search(rf"[(,]\s*{re.escape(parameter.group(1))}\s*=", heading):
+        default = rf"[(,]\s*{re.escape(parameter.group(1))}\s*=\s*(?!None\b)" if parameter else None
+        if default is not None and re.search(default, heading):
             # ... but the whole signature over a parameter's description when it gives the parameter's
             # default, which only the signature says: "cache_timeout (int) - the cache timeout in seconds
             # for the headers." under "class ...SharedDataMiddleware(app, exports, disallow=None, cache=True,
-            # cache_timeout=43200, ...)".
+            # cache_timeout=43200, ...)"; a default of None says too little for a signature of twenty
+            # parameters ("request(method, url, ..., verify=None, ...)").
             return heading
         if " — " in one_line(evidence.quote):
             return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
