@@ -1145,6 +1145,25 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # Apache's directive sections: "Description: | Enables HTTP persistent connections" names no directive.
     row = quote("Description: | Enables HTTP persistent connections", "Core > KeepAlive Directive", "core")
     assert claim_of(groups([row])[0]).text.startswith("KeepAlive Directive — Description:")
+    # "This directive", "This module": the kind the section's heading, or in a page's own sections the page's
+    # title, says; a kind no heading says points at a sentence before it and is read as it stands.
+    for text, path, opening in (
+        ("This directive allows access to be restricted.", "mod_access_compat > Deny Directive", "Deny"),
+        (
+            "This Multi-Processing Module (MPM) implements a non-threaded, pre-forking web server.",
+            "Apache MPM prefork > Summary",
+            "Apache MPM prefork — This",
+        ),
+        ("This module implements Digest.", "Apache Module mod_auth_digest > Summary", "Apache Module"),
+        ("These modules implement Digest.", "Apache Module mod_auth_digest > Summary", None),
+        ("This method is similar to clean_fields().", "Model instance reference > Validating objects", None),
+        ("This module does not apply here.", "Apache Module mod_ssl > Overview > Summary", None),
+        ("This means the directive is ignored.", "mod_access_compat > Deny Directive", None),
+    ):
+        this = quote(text, path, "mod")
+        claim = claim_of(groups([this])[0])
+        assert claim.text.startswith(opening or text), (text, claim.text)
+        assert guard_claims([claim], {this.id: this}, GuardCounts()) == [claim]
     # rsyslog's parameters are headed by their names in lower case; its module pages are titled
     # "name: what it is", and what the module is for stands under "Purpose".
     page = "omprog: Program integration Output module"

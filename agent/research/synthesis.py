@@ -584,9 +584,11 @@ def pointed_at(evidence: Evidence) -> str | None:
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
-    if not (named or listed or page) or " — " in one_line(evidence.quote):
-        return None  # no heading names a thing, or the quote opens with the term it describes
+    if " — " in one_line(evidence.quote):
+        return None  # the quote opens with the term it describes
     quote = " ".join(evidence.quote.split())
+    if not (named or listed or page):
+        return _kind_named(quote, path)  # no heading is a name, but one may say the kind "this" points at
     if (named or listed) and _names_itself(quote, heading):
         return None
     if listed or (
@@ -606,7 +608,47 @@ def pointed_at(evidence: Evidence) -> str | None:
     # "impstats: ... > Module Parameters > Severity": "Default is 6 (info)." is no default of impstats).
     if page is not None and page.group(1).casefold() not in quote.casefold():
         return page.group(1)
+    return _kind_named(quote, path)
+
+
+#: Verbs that end the kind's words ("This module implements ...").
+_KIND_VERBS = frozenset(
+    "is are was were implements provides allows lets can cannot will adds defines enables contains "
+    "describes handles uses makes supports returns creates gives should must may has have does do offers "
+    "sets specifies controls determines configures changes causes takes accepts works only means".split()
+)
+#: A quote that opens on the kind of thing it is about and a verb: "This directive allows access ...",
+#: "This Multi-Processing Module (MPM) implements ..."; the group is the kind's words. ("These ..." points
+#: at several things, which no one heading names.)
+_THIS_KIND = re.compile(
+    rf"^this\s+((?:[\w-]+\s+){{0,2}}[\w-]+(?:\s+\([\w-]+\))?)\s+(?:{'|'.join(sorted(_KIND_VERBS))})\b", re.I
+)
+
+
+def _kind_named(quote: str, path: Sequence[str]) -> str | None:
+    """The heading that names what a quote's opening "this <kind>" points at: the section's heading when it
+    says the kind ("Deny Directive": "This directive allows access to the server to be restricted ..."), or,
+    in a page's own sections ("Summary"), the page's title when it does ("Apache MPM prefork": "This
+    Multi-Processing Module (MPM) implements a non-threaded, pre-forking web server"). Read alone, "this
+    directive" names nothing, and "this module" is no answer to "which MPM". A kind no heading says ("This
+    method is similar to clean_fields()" under "Validating objects") points at a sentence before, not at a
+    heading: the quote is read as it stands."""
+    opening = _THIS_KIND.match(quote)
+    said = re.findall(r"[\w-]+", opening.group(1).casefold()) if opening else []
+    if not said or said[0] in _KIND_VERBS or STOPWORDS.intersection(said):
+        return None  # "This means the directive is ignored": a verb after "this" points at a sentence before
+    kind = {_singular(w) for w in said}
+    for heading in [path[-1], *(path[:1] if len(path) == PAGE_DEPTH else [])]:
+        if not 0 < len(heading.split()) <= NAME_WORDS or heading.casefold() in quote.casefold():
+            continue
+        if kind & {_singular(w) for w in re.findall(r"[\w-]+", heading.casefold())}:
+            return heading
     return None
+
+
+def _singular(word: str) -> str:
+    """A word without its plural's "s" ("filters", "directives"), enough to match a kind with a heading."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 #: A quote that describes a parameter by its name (and type): "cache_timeout (int) - the cache timeout ...".
