@@ -80,6 +80,27 @@ from sleuth.agent.research.request import classify, understand
         ("We can not use Kafka in production.", ["Kafka"], ""),
         ("Do not suggest disabling DNSSEC validation.", ["disabling DNSSEC validation"], ""),
         ("Don't suggest string matching or caching resolvers.", ["string matching", "caching resolvers"], ""),
+        # A thing ruled out after it is named (the clause's subject; "that" is the name before it, and what
+        # the sentence says of it is not asked), and "not interested in"; what is wanted ends a list.
+        ("Writing a custom converter is out of scope for now.", ["custom converter"], ""),
+        (
+            "We run rsyslog on these boxes, so please skip RELP; UDP is also not an option for us.",
+            ["RELP", "UDP"],
+            "We run rsyslog on these boxes.",
+        ),
+        (
+            "A colleague thinks we should move everything to Kafka next year, but that is not relevant now.",
+            ["Kafka"],
+            "",
+        ),
+        ("Also not interested in compression tuning; CPU is cheap.", ["compression tuning"], "CPU is cheap."),
+        ("We are not interested in Windows, only Linux.", ["Windows"], "Only Linux."),
+        (
+            "Don't suggest RELP - our network team has blocked it and it is out of scope.",
+            ["RELP"],
+            "Our network team has blocked it and it is out of scope.",
+        ),
+        ("Is caching out of scope?", [], "Is caching out of scope?"),
         # Conditions on the answer, questions and descriptions rule nothing out; nor do names too short to
         # tell from ordinary words.
         ("How do I avoid data loss without downtime?", [], "How do I avoid data loss without downtime?"),

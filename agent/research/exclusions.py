@@ -29,10 +29,23 @@ _RULES_OUT = re.compile(
     r"want\s+to\s+use|bother\s+with|cover|go\s+into)"
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending)"
+    r"|(?:also\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:also\s+)?)?not\s+interested\s+in"
     r"|(?P<soft>(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude)))"
     r"\s+(?P<things>(?:(?!\s[-–—]\s)[^.;:!?]|(?<=\d)\.(?=\d))+)",
     re.I,
 )
+#: A thing ruled out after it is named: "Writing a custom converter is out of scope for now", "UDP is also not
+#: an option for us", "..., but that is not relevant right now". The thing is its clause's subject.
+_OUT_OF_SCOPE = re.compile(
+    r"(?:^|[,;:—–(]\s*)(?P<things>[^,;:—–()]+?)\s+(?:is|are)\s+(?:also\s+|simply\s+)?"
+    r"(?:out\s+of\s+(?:the\s+)?scope|not\s+an\s+option|not\s+relevant|irrelevant)"
+    r"(?:\s+(?:for\s+(?:us|me|now|this|them)|here|now|right\s+now|anyway))*",
+    re.I,
+)
+#: Words that open what is wanted after what is not ("..., only Linux", "..., but Postfix").
+_CONTRARY = frozenset("only just but except instead rather".split())
+#: Words that join a clause to the one before, no part of its subject ("but that is not relevant").
+_JOINING = frozenset("and but so also then though however".split())
 #: What may stand before a directive: nothing (it opens the sentence), a clause's punctuation, or a word that
 #: joins clauses ("..., so please don't suggest X"). "Why does git never use my SSH key" is a question, and
 #: "We never use transactions explicitly" a description: neither is a directive.
@@ -171,7 +184,24 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
             end = m.start("things") + len(text) if len(text) < len(m.group("things")) else m.end("things")
         if ruled:
             out.append((m.start(), end, ruled))
-    return out
+    for m in _OUT_OF_SCOPE.finditer(sentence):
+        subject = m.group("things").split()
+        start = m.start("things") + len(m.group("things")) - len(m.group("things").lstrip())
+        while subject and subject[0].casefold() in _JOINING:
+            start = sentence.index(subject[0], start) + len(subject[0])
+            subject = subject[1:]
+        if not subject or any(a <= start < b for a, b, _ in out):
+            continue  # "... don't suggest RELP - ... and it is out of scope": ruled out already
+        if subject[0].casefold() in _DEMONSTRATIVES and len(subject) == 1:
+            # "A colleague wants Kafka next year, but that is not relevant right now": the sentence up to
+            # here speaks of the thing, and none of it is asked.
+            ruled, start = _named_before(sentence[:start])[-1:], 0
+        else:
+            thing = _thing(" ".join(subject))
+            ruled, start = [thing] if thing is not None else [], sentence.index(subject[0], start)
+        if ruled:
+            out.append((start, m.end(), ruled))
+    return sorted(out, key=lambda d: d[0])
 
 
 _CODE_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w.-]*[_.][\w.-]*[A-Za-z0-9]")
@@ -189,6 +219,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     if _RULES_OUT.search(item):
         return None  # "... and don't suggest dnsdist": a directive of its own
     kept = item.split()
+    if kept and kept[0].casefold() in _CONTRARY:
+        return None  # "not interested in Windows, only Linux": what is wanted ends the list
     action = acting
     while kept and (
         kept[0].casefold() in _ARTICLES | _VERBS | _GERUNDS | _AFTER_VERB
@@ -226,7 +258,7 @@ def remainder(sentence: str) -> str:
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
     kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
     kept = re.sub(r"\s*\(\s*\)", "", kept)  # "We have one server (please don't suggest ...) and ..."
-    kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?:(?:and|or|but)\s*)?(?=[.!?]?$)", "", kept).strip()
+    kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?:(?:and|or|but|so)\s*)?(?=[.!?]?$)", "", kept).strip()
     if re.fullmatch(r"(?:and|or|but)?[.!?]?", kept, re.I):
         return ""  # nothing left but a conjunction
     return kept[:1].upper() + kept[1:]
