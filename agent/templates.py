@@ -78,8 +78,15 @@ class SectionSpec(BaseModel):
     )
 
     def says_cue(self, text: str) -> bool:
-        """Whether ``text`` says one of the keywords as a word (never inside a name: ``max_unknown_x``)."""
-        return any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", text, re.I) for k in self.keywords)
+        """Whether ``text`` says one of the keywords as a word (never inside a name: ``max_unknown_x``), and
+        says it of what it states: "an unknown hostname", "content of unknown length", "unspecified literal
+        values" name a kind of thing, and "when in doubt", "if you're unsure" advise the reader; neither
+        says that something is not known ("Whether it helps remains unclear")."""
+        return any(
+            not _spoken_of_a_thing(text, m.start(), m.end())
+            for k in self.keywords
+            for m in re.finditer(rf"(?<![\w-]){re.escape(k)}(?![\w-])", text, re.I)
+        )
 
     @field_validator("id")
     @classmethod
@@ -145,6 +152,33 @@ class Template(BaseModel):
     @cached_property
     def required_ids(self) -> list[str]:
         return [s.id for s in self.sections if s.required]
+
+
+#: Words that say something is not known, which also name a kind of thing ("an unknown hostname").
+_NOT_KNOWN = frozenset("unknown unspecified undefined unclear uncertain undocumented".split())
+#: A word before such a word that makes it a thing's attribute ("an unknown backend", "in undefined ...").
+_BEFORE_A_THING = frozenset("a an the any some no of in with for".split())
+#: Words after it that go on saying what is not known ("unknown whether", "unclear how", "unknown.").
+_GOES_ON = frozenset(
+    "and or whether if how why what who when where which to about at as but yet until".split()
+)
+#: The reader's condition, not the evidence's: "when in doubt", "if you're unsure", "if unclear".
+_CONDITION = re.compile(r"\b(?:if|when|unless|whenever)\s+(?:[\w']+\s+){0,2}$", re.I)
+
+
+def _spoken_of_a_thing(text: str, start: int, end: int) -> bool:
+    """Whether the cue at ``text[start:end]`` names a kind of thing or the reader's condition rather than
+    saying what is not known (see ``SectionSpec.says_cue``)."""
+    if _CONDITION.search(text[:start]):
+        return True
+    word = text[start:end].casefold()
+    if word not in _NOT_KNOWN:
+        return False
+    before = re.findall(r"[\w']+", text[:start])[-1:]
+    after = re.match(r"\s*(?:(?:and|or)\s+[\w-]+\s+)?([A-Za-z][\w-]*)", text[end:])
+    return bool(before and before[0].casefold() in _BEFORE_A_THING) or bool(
+        after and after.group(1).casefold() not in _GOES_ON
+    )
 
 
 def fields_model(name: str, schema: dict[str, Any]) -> type[BaseModel]:

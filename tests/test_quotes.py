@@ -1647,6 +1647,20 @@ def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> No
     assert hedge.id in {e.id for e in routed["open_questions"]}
     assert brief.section("open_questions").says_cue("This remains unclear.")
     assert not brief.section("open_questions").says_cue("smtp_max_unknown_commands is 3")
+    # A word for what is not known that names a kind of thing, or the reader's condition, says nothing is
+    # unknown: none of these is an open question.
+    for text, said in (
+        ("A request with an unknown hostname is served from the first vhost.", False),
+        ("Chunked encoding sends content of unknown length.", False),
+        ("Unknown PRAGMAs are silently ignored, since unknown PRAGMAs are no error.", False),
+        ("Using it after it was finalized can result in undefined and undesirable behavior.", False),
+        ("When in doubt, inspect the SQL. If you're unsure, run makemigrations.", False),
+        ("It is unknown whether the fix helps.", True),
+        ("The cause is still unknown, and disputed.", True),
+        ("The behaviour is undefined if the handle is closed.", True),
+        ("The order of the rows is unspecified.", True),
+    ):
+        assert brief.section("open_questions").says_cue(text) is said, text
 
 
 def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
