@@ -443,3 +443,29 @@ def test_a_star_of_the_text_is_no_emphasis(counter: TokenCounter) -> None:
     assert any(
         "/var/log/*/*.log works. *" in visible_text(c.content).text for c in chunk_markdown(markdown, counter)
     )
+
+
+def test_sphinx_asides_code_stars_and_option_dashes_are_the_page_s_text() -> None:
+    """Celery's manual (Sphinx 5, docutils 0.18): topics, sidebars and footnotes stand in ``<aside>``, inline
+    code in a table's definition list is written as plain text by Docling, and smart quotes turn an option's
+    "--" into an en dash, which Docling writes as one hyphen."""
+    page = (
+        "<html><head><title>Workers</title></head><body><div class='body'><h1>Workers</h1>"
+        "<p>Enable a soft time limit (<cite>\u2013soft-time-limit</cite>); pages 10\u201320, "
+        "Paris\u2013Rome.</p>"
+        "<aside class='sidebar'><p class='sidebar-title'>Soft, or hard?</p>"
+        "<p>The soft time limit allows the task to catch an exception to clean up.</p></aside>"
+        "<aside class='footnote brackets' role='note'><span class='label'>1</span>"
+        "<p>RabbitMQ delivers messages round-robin.</p></aside>"
+        "<aside class='topic'><ul><li><a href='a.html'>Workers guide</a></li>"
+        "<li><a href='b.html'>Periodic tasks</a></li></ul></aside>"
+        "<table><tr><td><dl><dt><code>crontab(minute='*',</code></dt><dd><p><code>hour='*')</code></p></dd>"
+        "</dl></td><td>Every minute</td></tr></table></div></body></html>"
+    ).encode()
+    markdown = convert_bytes(page, "http://127.0.0.1/workers.html").markdown
+    text = visible_text(markdown).text
+    assert "(--soft-time-limit)" in text and "10-20, Paris-Rome" in text
+    assert "The soft time limit allows the task to catch an exception to clean up." in text
+    assert "RabbitMQ delivers messages round-robin." in text
+    assert "Workers guide" not in text  # an aside of links is navigation
+    assert "crontab(minute='*'," in text and "hour='*')" in text

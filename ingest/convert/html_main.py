@@ -6,7 +6,8 @@ Docling converts a page:
 
 1. the main content is located: ``<main>``, ``role="main"``, a single ``<article>``, or the usual content
    containers (``#content``, ``.body``, ...); the whole body when the page has none of these;
-2. boilerplate inside it goes: scripts and forms; ``nav``, ``aside``, ``footer``; ARIA navigation, search and
+2. boilerplate inside it goes: scripts and forms; ``nav``, ``footer``, an ``aside`` that is mostly links (one
+   that is prose is a topic, a sidebar or a footnote of the text); ARIA navigation, search and
    complementary regions; elements whose class or id names navigation, sidebars, tables of contents,
    breadcrumbs, cookie banners and the like; tables that are mostly links (prev/next bars); hidden elements;
    the permalink marks (¶) of headings;
@@ -211,6 +212,7 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
         _nested_definitions(main)
     _root_headings(main, title, removed)
     _literal_stars(main)
+    _option_dashes(main)
     body = etree.tostring(main, encoding="unicode", method="html")
     # Docling reads the bytes it is given; without a declared encoding it guesses, and a guess of a Cyrillic
     # code page turned a page's non-ASCII characters into others.
@@ -249,8 +251,11 @@ def _boilerplate(element: lxml_html.HtmlElement, letters: int) -> str | None:
     (a section named like boilerplate that holds most of the page is the page: Texinfo names each chapter's
     container by its node, and the flex manual's chapter "Copyright" is ``<div id="Copyright">``)."""
     tag = element.tag if isinstance(element.tag, str) else ""
-    if tag in _DROP_TAGS or tag in ("aside", "footer"):
+    if tag in _DROP_TAGS or tag == "footer":
         return tag
+    if tag == "aside" and _linked_share(element, list(element.iter("a"))) >= ASIDE_LINKS:
+        return tag  # a box of links beside the text (a table of contents, related pages)
+    prose_aside = tag == "aside"  # a topic, a sidebar or a footnote of the text, whatever its class says
     if (element.get("role") or "").lower() in _DROP_ROLES:
         return f"role {element.get('role')}"
     if element.get("hidden") is not None or element.get("aria-hidden") == "true":
@@ -259,7 +264,7 @@ def _boilerplate(element: lxml_html.HtmlElement, letters: int) -> str | None:
         return "hidden"
     names = (element.get("class") or "").split() + ([element.get("id")] if element.get("id") else [])
     for name in names:
-        if _BOILERPLATE.match(name) and not _is_the_page(element, letters):
+        if _BOILERPLATE.match(name) and not prose_aside and not _is_the_page(element, letters):
             return f"boilerplate {name}"
     if tag == "a" and element.text_content().strip() in _PERMALINK and _in_heading(element):
         return "permalink"
@@ -303,6 +308,11 @@ def _remove(element: lxml_html.HtmlElement) -> None:
             parent.text = (parent.text or "") + tail
     parent.remove(element)
 
+
+#: An ``<aside>`` in the main content is content (Sphinx writes its topics, sidebars and footnotes as
+#: ``<aside class="topic|sidebar|footnote">``: Celery's "A chord is just like a group but with a callback"
+#: stands in one) unless at least this share of its words are links.
+ASIDE_LINKS = 0.5
 
 _NAV_WORDS = frozenset({"prev", "previous", "next", "up", "home", "contents", "index", "top", "toc"})
 
@@ -413,35 +423,63 @@ _INLINE_CODE = ("code", "kbd", "samp", "tt")
 
 #: What stands for a literal "*" of the page's text while Docling writes its Markdown (Docling escapes "_"
 #: but not "*", and "/var/log/*/*.log" would read as an emphasis: "/var/log//.log"); ``literal_stars``
-#: puts it back as an escaped star. A private-use character: no page's text holds it.
+#: puts it back, escaped outside code. A private-use character: no page's text holds it.
 LITERAL_STAR = "\ue02a"
-#: Elements whose text is code (or, for script and style, no text), where a star is the text's own.
-_CODE_TEXT = frozenset({"code", "kbd", "samp", "tt", "pre", "script", "style"})
-
-
-def _in_code(element: lxml_html.HtmlElement | None) -> bool:
-    if element is None:
-        return False
-    return any(isinstance(e.tag, str) and e.tag in _CODE_TEXT for e in (element, *element.iterancestors()))
 
 
 def _literal_stars(main: lxml_html.HtmlElement) -> None:
-    """Every "*" of the text outside code replaced by ``LITERAL_STAR`` (see ``literal_stars``)."""
+    """Every "*" of the text replaced by ``LITERAL_STAR`` (see ``literal_stars``), in code too: Docling
+    writes inline code as a code span in a paragraph but as plain text in a definition's term or a table's
+    cell (Celery's ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''")."""
     for node in main.iter():  # elements, and comments and processing instructions for their tails
         if isinstance(node.tag, str) and node.text:
             # (an icon font's glyph at the placeholder's code point is no star: dropped, as quotes drop it)
-            node.text = node.text.replace(LITERAL_STAR, "")
-            if "*" in node.text and not _in_code(node):
-                node.text = node.text.replace("*", LITERAL_STAR)
+            node.text = node.text.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
         if node is not main and node.tail:
-            node.tail = node.tail.replace(LITERAL_STAR, "")
-            if "*" in node.tail and not _in_code(node.getparent()):
-                node.tail = node.tail.replace("*", LITERAL_STAR)
+            node.tail = node.tail.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
+
+
+#: An en dash that opens a word in lower case: docutils' "smart quotes" wrote an option's "--" as one
+#: ("–soft-time-limit"), and Docling, which writes every dash as a hyphen, would name "-soft-time-limit",
+#: an option no program has. Prose sets its en dashes between words and numbers ("10–20", "Paris–Rome").
+_OPTION_DASH = re.compile(r"(?<![\w\u2013-])\u2013(?=[a-z][\w-]*[a-z0-9])")
+
+
+def _option_dashes(main: lxml_html.HtmlElement) -> None:
+    """Every option's "--" that smart quotes turned into an en dash given back its two hyphens."""
+    for node in main.iter():
+        if isinstance(node.tag, str) and node.text and "\u2013" in node.text:
+            node.text = _OPTION_DASH.sub("--", node.text)
+        if node is not main and node.tail and "\u2013" in node.tail:
+            node.tail = _OPTION_DASH.sub("--", node.tail)
+
+
+#: A fenced code block's fence, and an inline code span (Markdown's: a run of backticks closed by as many).
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
 def literal_stars(text: str) -> str:
-    """Docling's Markdown of a cleaned page, its literal stars escaped as Markdown writes them."""
-    return text.replace(LITERAL_STAR, "\\*")
+    """Docling's Markdown of a cleaned page, its literal stars put back: as themselves in code (a code span,
+    a fenced block), escaped as Markdown writes them everywhere else."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        opening = _FENCE.match(line)
+        if fence is not None or opening:
+            out.append(line.replace(LITERAL_STAR, "*"))
+            if fence is None:
+                fence = opening.group(1) if opening else None
+            elif opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+            continue
+        last = 0
+        for span in _CODE_SPAN.finditer(line):
+            out.append(line[last : span.start()].replace(LITERAL_STAR, "\\*"))
+            out.append(span.group().replace(LITERAL_STAR, "*"))
+            last = span.end()
+        out.append(line[last:].replace(LITERAL_STAR, "\\*"))
+    return "".join(out)
 
 
 def _inline_code(main: lxml_html.HtmlElement) -> None:
