@@ -101,6 +101,22 @@ from sleuth.agent.research.request import classify, understand
             "Our network team has blocked it and it is out of scope.",
         ),
         ("Is caching out of scope?", [], "Is caching out of scope?"),
+        # "Leave X out" (a kind of advice named by the thing is the thing), "we don't need X" (not "need
+        # to"), and "them"/"it" after what the clause looked at or named: none of that clause is asked.
+        (
+            "We are not moving to RabbitMQ, so please leave RabbitMQ-specific advice out.",
+            ["RabbitMQ"],
+            "We are not moving to RabbitMQ.",
+        ),
+        ("We don't need solar (sunrise/sunset) schedules.", ["solar schedules"], ""),
+        ("We don't need to keep old results.", [], "We don't need to keep old results."),
+        ("We have looked at message priorities and do not want to use them.", ["message priorities"], ""),
+        (
+            "We run Flask; we tried Redis Sentinel but do not want to use it.",
+            ["Redis Sentinel"],
+            "We run Flask.",
+        ),
+        ("How do I leave a node out of the cluster?", [], "How do I leave a node out of the cluster?"),
         # Conditions on the answer, questions and descriptions rule nothing out; nor do names too short to
         # tell from ordinary words.
         ("How do I avoid data loss without downtime?", [], "How do I avoid data loss without downtime?"),

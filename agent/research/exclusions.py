@@ -30,6 +30,7 @@ _RULES_OUT = re.compile(
     r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
     r"|avoid\s+(?:suggesting|recommending)"
     r"|(?:also\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:also\s+)?)?not\s+interested\s+in"
+    r"|(?:we|i)\s+(?:do\s+not|don't|dont)\s+need(?!\s+to\b)"
     r"|(?P<soft>(?:please\s+)?(?:skip|leave\s+out|omit)|please\s+(?:ignore|exclude)))"
     r"\s+(?P<things>(?:(?!\s[-–—]\s)[^.;:!?]|(?<=\d)\.(?=\d))+)",
     re.I,
@@ -44,6 +45,18 @@ _OUT_OF_SCOPE = re.compile(
 )
 #: Words that open what is wanted after what is not ("..., only Linux", "..., but Postfix").
 _CONTRARY = frozenset("only just but except instead rather".split())
+#: "Leave X out", its things between the verb and "out" ("please leave RabbitMQ-specific advice out").
+_LEAVE_OUT = re.compile(r"(?:please\s+)?leave\s+(?P<things>(?:(?!\bout\b)[^.;:!?])+?)\s+out\b", re.I)
+#: A kind of advice about a thing, named by it ("RabbitMQ-specific", "Windows-related"): the thing.
+_ABOUT_IT = re.compile(r"-(?:specific|related|based|only|centric)$", re.I)
+#: What a requester looked at before ruling it out by "them" ("We have looked at message priorities and do
+#: not want to use them"): the words after the verb or preposition, up to the clause's end.
+_LOOKED_AT = re.compile(
+    r"\b(?:at|into|considered|tried|evaluated|tested|about)\s+"
+    r"(?P<thing>(?:(?!(?:and|but|so)\b)[\w-]+\s+){0,3}(?!(?:and|but|so)\b)[\w-]+)"
+    r"\s*(?:,\s*)?(?:\b(?:and|but|so)\s+)?(?:we\s+|i\s+)?$",
+    re.I,
+)
 #: Words that join a clause to the one before, no part of its subject ("but that is not relevant").
 _JOINING = frozenset("and but so also then though however".split())
 #: What may stand before a directive: nothing (it opens the sentence), a clause's punctuation, or a word that
@@ -53,7 +66,7 @@ _CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\b(?:please|and|but|so|also)
 #: Little words a ruled-out phrase opens with that are no part of the thing ("a pipe transport").
 _ARTICLES = frozenset("a an the any some our your my their its".split())
 #: Words that point back: "skip those options" rules out what the sentence named before it.
-_DEMONSTRATIVES = frozenset("those these that this them".split())
+_DEMONSTRATIVES = frozenset("those these that this them it".split())
 #: Verbs (and the little words after them) a ruled-out action opens with: "change DNS", "route through a
 #: smarthost" rule out an action on the thing, not every passage about it (see ``Exclusions.about``).
 _VERBS = frozenset(
@@ -161,15 +174,20 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
         reason = _REASON.search(text)
         parts = _SEPARATOR.split(_slashes_apart(text[: reason.start()] if reason else text))
         ruled: list[Ruled] = []
-        end, offset = m.start("things"), m.start("things")
+        start, end, offset = m.start(), m.start("things"), m.start("things")
         for k in range(0, len(parts), 2):
             opening = parts[k].split()[:1]
             # A verb governs the items after it ("running dnssec-keygen and dnssec-signzone by hand").
             acting = bool(ruled) and ruled[-1].action
-            if opening and opening[0].casefold() in _DEMONSTRATIVES:
+            if k == 0 and opening and opening[0].casefold() in _DEMONSTRATIVES:
                 # "We do not use Apache or mod_wsgi anywhere, so please skip those options": the names before
                 # the directive, never "options".
-                ruled.extend(r for r in _named_before(sentence[: m.start()]) if r not in ruled)
+                # The clause that named them speaks of them only to rule them out: none of it is asked.
+                start = max(sentence.rfind(";", 0, m.start()), sentence.rfind(":", 0, m.start())) + 1
+                ruled.extend(r for r in _named_before(sentence[start : m.start()]) if r not in ruled)
+                looked = _LOOKED_AT.search(sentence[start : m.start()]) if not ruled else None
+                if looked and (thing := _thing(looked.group("thing"))) is not None:
+                    ruled.append(thing)  # "We have looked at message priorities and do not want to use them"
                 end = offset + len(parts[k].rstrip())
                 break
             item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k], acting=acting)
@@ -183,7 +201,10 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
             # every item a thing: why they are ruled out goes with them
             end = m.start("things") + len(text) if len(text) < len(m.group("things")) else m.end("things")
         if ruled:
-            out.append((m.start(), end, ruled))
+            out.append((start, end, ruled))
+    for m in _LEAVE_OUT.finditer(sentence):
+        if _soft_directive(sentence, m) and (thing := _thing(m.group("things"))) is not None:
+            out.append((m.start(), m.end(), [thing]))
     for m in _OUT_OF_SCOPE.finditer(sentence):
         subject = m.group("things").split()
         start = m.start("things") + len(m.group("things")) - len(m.group("things").lstrip())
@@ -239,6 +260,7 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         return None  # "compctl, it is deprecated": the second is a clause, not a thing
     if len(kept) > 2 and kept[1].casefold() in _ARTICLES:
         return None  # "explain the plaintext authenticator": a verb and its object, the rest of the request
+    kept[-1] = _ABOUT_IT.sub("", kept[-1]) if len(kept) == 1 else kept[-1]
     thing = " ".join(kept).strip(" \"'“”‘’")
     if thing.casefold() in _NOT_THINGS:
         return None  # "Omit the details, just tell me how": what to leave out of the answer, not a thing
@@ -291,7 +313,7 @@ _NEGATIONS = frozenset("no not never without nor cannot t".split())
 #: install RELP on these boxes".
 _BETWEEN = frozenset(
     "use using have run want need or and any the a an either install installing add adding enable enabling "
-    "deploy deploying".split()
+    "deploy deploying move moving switch switching migrate migrating go going to".split()
 )
 
 
