@@ -469,3 +469,22 @@ def test_sphinx_asides_code_stars_and_option_dashes_are_the_page_s_text() -> Non
     assert "RabbitMQ delivers messages round-robin." in text
     assert "Workers guide" not in text  # an aside of links is navigation
     assert "crontab(minute='*'," in text and "hour='*')" in text
+
+
+def test_a_signature_reads_as_one_name_without_its_source_link() -> None:
+    """Sphinx sets a signature's prefix and name in two spans and links "[source]" after it: Docling read
+    "Task. retry_backoff_max" and "install_default_entries(data)[source]"."""
+    page = (
+        "<html><head><title>Tasks</title></head><body><div class='body'><h1>Tasks</h1>"
+        "<dl class='py attribute'>"
+        "<dt class='sig sig-object py' id='Task.retry_backoff_max'><span class='sig-prename descclassname'>"
+        "<span class='pre'>Task.</span></span><span class='sig-name descname'><span class='pre'>"
+        "retry_backoff_max</span></span><a class='reference internal' href='_modules/x.html'>"
+        "<span class='viewcode-link'><span class='pre'>[source]</span></span></a>"
+        "<a class='headerlink' href='#Task.retry_backoff_max'>\u00b6</a></dt>"
+        "<dd><p>A number. By default, this option is set to <code>600</code>.</p></dd></dl>"
+        "<p>Use <code>a</code> and <em>b</em> here.</p></div></body></html>"
+    ).encode()
+    text = visible_text(convert_bytes(page, "http://127.0.0.1/tasks.html").markdown).text
+    assert "Task.retry_backoff_max" in text and "[source]" not in text
+    assert "Use a and b here." in text

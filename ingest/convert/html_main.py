@@ -203,6 +203,7 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
     if refine:
         _preformatted(main)
     _inline_code(main)
+    _touching_inline(main)
     _glued_inline(main)
     if refine:
         if tables := option_tables_as_lists(main):
@@ -268,6 +269,8 @@ def _boilerplate(element: lxml_html.HtmlElement, letters: int) -> str | None:
             return f"boilerplate {name}"
     if tag == "a" and element.text_content().strip() in _PERMALINK and _in_heading(element):
         return "permalink"
+    if tag == "a" and any(True for _ in element.find_class("viewcode-link")):
+        return "source link"  # Sphinx's "[source]" after a signature: "install_default_entries(data)[source]"
     return None
 
 
@@ -500,6 +503,44 @@ def _inline_code(main: lxml_html.HtmlElement) -> None:
 _INLINE = frozenset(
     "abbr acronym b big cite code dfn em font i kbd mark s samp small span strong tt u var".split()
 )
+
+
+def _touching_inline(main: lxml_html.HtmlElement) -> None:
+    """Inline elements written against each other read as one run of text: Sphinx sets a signature's
+    prefix and name in two spans ("<span>Task.</span><span>retry_backoff_max</span>"), and Docling's runs,
+    set apart by spaces, read "Task. retry_backoff_max"."""
+    for parent in list(main.iter()):
+        children = list(parent)
+        k = 0
+        while k < len(children):
+            run = [children[k]]
+            while (
+                _mere_inline(run[-1])
+                and not run[-1].tail
+                and k + len(run) < len(children)
+                and _mere_inline(children[k + len(run)])
+            ):
+                run.append(children[k + len(run)])
+            k += len(run)
+            if len(run) < 2 or not _mere_inline(run[0]):
+                continue
+            text = "".join(e.text_content() for e in run) + (run[-1].tail or "")
+            previous = run[0].getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + text
+            else:
+                parent.text = (parent.text or "") + text
+            for element in run:
+                parent.remove(element)
+
+
+def _mere_inline(element: lxml_html.HtmlElement) -> bool:
+    """An inline element that holds only text and other inline elements."""
+    return (
+        isinstance(element.tag, str)
+        and element.tag in _INLINE
+        and all(isinstance(c.tag, str) and c.tag in _INLINE for c in element.iterdescendants())
+    )
 
 
 def _glued_inline(main: lxml_html.HtmlElement) -> None:
