@@ -120,6 +120,11 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         "For more information on how to use the built in generic views, consult the next topic on generic "
         "class-based views."
     )
+    assert is_pointer(
+        "A discussion on prefetch limits, and configuration settings for a worker that only reserves one "
+        "task at a time is found here: Prefetch Limits."
+    )
+    assert not is_pointer("A discussion on prefetch limits is what the workers guide lacks.")
     assert not is_pointer("See the PRAGMA foreign_keys command to enable foreign key constraints at runtime.")
     assert not is_pointer(
         "The isolation levels are described in Table 13.1: Read Committed is the default level, and "

@@ -188,8 +188,21 @@ def headings_in(passage: Readable, window: Window) -> bool:
 POINTER_WORDS = 7
 
 
+#: A sentence whose subject is a discussion of something and whose predicate is where it stands: "A discussion
+#: on prefetch limits, and configuration settings for a worker that only reserves one task at a time is
+#: found here: Prefetch Limits." names its topic, however many words that takes, and says nothing of it.
+_FOUND_ELSEWHERE = re.compile(
+    r"^(?:an?|the|more|further)?\s*(?:discussion|explanation|description|overview|introduction|details?|"
+    r"information|examples?|list|tutorial|guide)\s+(?:on|of|about|for)\b.*\b(?:is|are|can\s+be)\s+"
+    r"(?:found|available|given)\s+(?:here|in|at|under|below|above)\b",
+    re.I,
+)
+
+
 def is_pointer(sentence: str) -> bool:
     """A sentence that sends the reader elsewhere and says little itself."""
+    if _FOUND_ELSEWHERE.search(sentence.strip()):
+        return True
     if not _POINTER.search(sentence):
         return False
     own = {w.lower() for w in words(sentence) if len(w) > 2}
