@@ -1162,6 +1162,12 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
         ("This module implements Digest.", "Apache Module mod_auth_digest > Summary", "Apache Module"),
         ("These modules implement Digest.", "Apache Module mod_auth_digest > Summary", None),
         ("This method is similar to clean_fields().", "Model instance reference > Validating objects", None),
+        # An option's forms name it: "Number of child processes ..." alone is no answer to "which option".
+        (
+            "Number of child processes processing the queue.",
+            "Command Line Interface > worker > -c, --concurrency <concurrency>",
+            "-c, --concurrency <concurrency> — Number",
+        ),
         ("This module does not apply here.", "Apache Module mod_ssl > Overview > Summary", None),
         ("This means the directive is ignored.", "mod_access_compat > Deny Directive", None),
     ):

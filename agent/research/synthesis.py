@@ -537,8 +537,9 @@ _CODE_NAME = re.compile(
     r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
 )
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
-#: "SSLSessionCacheTimeout Directive", "yy_scan_string()"), not a section's title ("DESCRIPTION", "Examples").
-_A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]")
+#: "SSLSessionCacheTimeout Directive", "yy_scan_string()", an option's forms "-P, --pool <pool>"), not a
+#: section's title ("DESCRIPTION", "Examples").
+_A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]")
 #: A heading that is one word in lower case names a thing in code (rsyslog's parameters "output",
 #: "template"; a section's title is capitalised: "Purpose", "Examples").
 _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
