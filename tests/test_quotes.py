@@ -453,6 +453,14 @@ def test_tables_quote_as_they_read() -> None:
             "Donald John Trump",
             "2017 to 2021.",
         ),
+        # ... also after a one-word opening: "it" is the gevent pool, not every pool (Celery's workers guide).
+        (
+            "The gevent pool does not implement soft time limits. Additionally, it will not enforce the hard "
+            "time limit if the task is blocking.",
+            "Additionally,",
+            "The gevent pool",
+            "is blocking.",
+        ),
         # A definite description names its subject only through the noun the sentence before used (a
         # Wikipedia lead: which band?) ...
         (

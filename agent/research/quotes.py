@@ -67,8 +67,9 @@ _BACK_REFERENCE = re.compile(
     r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
     # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party, he
     # served as the 45th president from 2017 to 2021.", "More generally, this occurs everywhere ...", "At the
-    # maximum page size of 65536 bytes, this translates into ..."
-    r"|^(?:[\w'-]+\s+){1,7}[\w'-]+,\s+(?:he|she|it|they|this|these)\s"
+    # maximum page size of 65536 bytes, this translates into ...", "Additionally, it will not enforce ..."
+    # (not a placeholder "it": "Sometimes, it is desirable to inform the client ...")
+    r"|^(?:[\w'-]+\s+){0,7}[\w'-]+,\s+(?:he|she|it(?!\s+(?:is|was)\s+\w+\s+(?:to|that)\b)|they|this|these)\s"
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
     r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s",
     re.I,
