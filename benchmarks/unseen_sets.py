@@ -23,7 +23,9 @@ proposals, development and history pages left out) and python-jinja2-doc 3.1.2 (
 usr/share/doc/python-jinja2-doc/html: its 12 content pages; index.html, genindex, search, py-modindex and 404
 left out) and python-werkzeug-doc 2.2.2 (Werkzeug's Sphinx manual: 39 pages flattened with ``__`` for ``/``,
 ``deployment/nginx.html`` as ``deployment__nginx.html``; search, genindex, py-modindex, 404, _static and
-_sources left out; ingest skips index.html, the contents page); ingest each with ``sleuth ingest DIR --index
+_sources left out; ingest skips index.html, the contents page) and python-celery-doc 5.2.6 (Celery's Sphinx
+manual: 118 of its 220 pages flattened as Werkzeug's; the 27 changelog pages under history/ and 71 of the
+internals/ pages left out; ingest skips three contents pages); ingest each with ``sleuth ingest DIR --index
 IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
