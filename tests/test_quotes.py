@@ -32,7 +32,7 @@ from sleuth.agent.research.quotes import (
     readable,
     windows,
 )
-from sleuth.agent.research.request import classify, clauses, understand
+from sleuth.agent.research.request import by_default, classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups, one_line
@@ -740,6 +740,45 @@ def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(
     admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     assert judged[0].quote.startswith("With both trim_blocks and lstrip_blocks enabled")
+
+
+def test_a_question_about_what_happens_when_nothing_is_set_is_judged_as_asking_the_default(
+    encoders: Encoders,
+) -> None:
+    """Celery's result_expires: "If I never configure anything, how long ..." asks for its default, and the
+    manual says "Default: Expire after 1 day."; judged only as worded, that line came third of the section's
+    windows in a run and a passage gives two."""
+    assert by_default("What compression level does mod_deflate use when I don't set one?") == (
+        "What compression level does mod_deflate use by default?"
+    )
+    assert by_default("What permissions does omfile use if I don't set fileCreateMode?") == (
+        "What permissions does omfile use by default (fileCreateMode)?"
+    )
+    assert by_default("How do I set the timeout?") is None
+    text = (
+        "#### result\\_expires\n\nDefault: Expire after 1 day.\n\n"
+        "Time (in seconds, or a timedelta object) for when after stored task tombstones will be deleted.\n\n"
+        "A built-in periodic task will delete the results after this time (`celery.backend_cleanup`), "
+        "assuming that `celery beat` is enabled. The task runs daily at 4am.\n\n"
+        "A value of `None` or 0 means results will never expire (depending on backend specifications).\n"
+    )
+    passage = Passage(
+        chunk_id="re",
+        document_id="configuration",
+        title="Configuration and defaults",
+        section_path="Configuration and defaults > Task result backend settings > result_expires",
+        text=text,
+        rank=0,
+    )
+    asked = "If I never configure anything, how long do task results stay in the result backend?"
+    question = Question("q5", asked, ["answer"], origin="query")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
+    # Judged as worded, the default line led "A value of None or 0 means results will never expire" by 0.05
+    # (a real run's other passages then put it third); judged as asking the default, it leads by a point.
+    assert "Default: Expire after 1 day." in judged[0].quote
+    assert judged[0].score - max(e.score for e in judged[1:]) > 0.5
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:

@@ -38,7 +38,7 @@ from sleuth.agent.research.quotes import (
     readable,
     windows,
 )
-from sleuth.agent.research.request import sentences
+from sleuth.agent.research.request import by_default, sentences
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.text import NAMES_CODE, words
 from sleuth.retrieval.encoders import SparseVector
@@ -342,9 +342,11 @@ class Admission:
         ]
         scores = self.judge.judge(question, contexts)
         asked = question_asked(question)
-        if asked is None or not contexts:
-            return scores
-        return [max(a, b) for a, b in zip(scores, self.judge.judge(asked, contexts), strict=True)]
+        # ... and in a manual's words where it asks what happens when nothing is set (``by_default``).
+        for form in (asked, by_default(asked or question)):
+            if form is not None and contexts:
+                scores = [max(a, b) for a, b in zip(scores, self.judge.judge(form, contexts), strict=True)]
+        return scores
 
     def _evidence(
         self,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.exclusions import Exclusions
 from sleuth.agent.research.quotes import in_context, readable
-from sleuth.agent.research.request import Request
+from sleuth.agent.research.request import Request, by_default
 from sleuth.agent.research.sources import EvidenceSource
 
 #: Cross-encoder scores of (question, texts).
@@ -89,7 +89,9 @@ class Citation:
         contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in todo]
         best = [float("-inf")] * len(todo)
         for ask in self.request.asks[:MAX_ASKS]:
-            for k, score in enumerate(self.judge(ask, contexts)):
-                best[k] = max(best[k], score)
+            # ("... use when I don't set one?" judged as "... use by default?" too: ``by_default``)
+            for form in filter(None, (ask, by_default(ask))):
+                for k, score in enumerate(self.judge(form, contexts)):
+                    best[k] = max(best[k], score)
         judged = {e.id: round(b, 4) for e, b in zip(todo, best, strict=True)}
         return [e.model_copy(update={"relevance": judged[e.id]}) if e.id in judged else e for e in items]

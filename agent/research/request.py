@@ -436,3 +436,35 @@ def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:
     if subject and (_DEICTIC.search(sentence) or not alone) and not (about & own):
         return f"{sentence} ({subject})"
     return sentence
+
+
+#: A clause that asks what happens when the user sets nothing: "when I don't set one", "if I never configure
+#: anything", "if I don't pass --compression"; the group is what is not set.
+_UNSET = re.compile(
+    r"(?:,\s*)?\b(?:if|when|unless)\s+(?:i|we|you|one)\s+(?:never|don't|do\s+not|didn't|did\s+not|"
+    r"haven't|have\s+not)\s+(?:configure|set|change|specify|give|pass|provide|touch|choose|supply|define|"
+    r"override|add)\b\s*(?P<what>[^,?.;]*)",
+    re.I,
+)
+#: What names nothing that is not set: "when I don't set one", "if I never configure anything".
+_NOTHING_NAMED = frozenset("one it anything this that them any nothing a value one myself".split())
+
+
+def by_default(question: str) -> str | None:
+    """The question as a manual words it, or None: "What compression level does mod_deflate use when I don't
+    set one?" asks what it uses by default, and a manual says "Default:" where the question says "when I
+    don't set one" (the cross-encoder scores DeflateCompressionLevel's "Default: Zlib's default" -0.4 under
+    the first and 3.9 under "... use by default?"). What is not set, where the clause names it, stays in
+    brackets ("... log files by default (fileCreateMode)?")."""
+
+    def default(m: re.Match[str]) -> str:
+        what = m.group("what").strip()
+        return " by default" + (f" ({what})" if what and what.casefold() not in _NOTHING_NAMED else "")
+
+    if not _UNSET.search(question):
+        return None
+    opening = _UNSET.match(question)
+    if opening is not None:  # "If I never configure anything, how long ...": "By default, how long ..."
+        rest = question[opening.end() :].lstrip(" ,")
+        return f"By default{default(opening)[11:]}, {rest}" if rest else None
+    return " ".join(_UNSET.sub(default, question).split()).replace(" ?", "?")
