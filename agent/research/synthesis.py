@@ -211,8 +211,10 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                 and _words_said(item.quote.replace(core, "", 1), head.quote)
                 # ... and both are about the same thing where a heading names it ("If this hook exits with
                 # a non-zero status, git push will abort" under pre-push is not git-push's "If any commits
-                # are missing the push will be aborted and exit with non-zero status").
-                and _about_the_same(item, head)
+                # are missing the push will be aborted and exit with non-zero status"), every quote of the
+                # group, not only its best: Apache's "Require ip" and "Require forward-dns" sections had met
+                # under a caption of a third page ("An IP address of a host allowed access") that both share.
+                and all(_about_the_same(item, o) for o in group.items)
                 # ... and the claim the group shows then still says what each of its quotes says.
                 and _all_said([*group.items, item])
             ):
