@@ -1209,6 +1209,13 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
         ("This module implements Digest.", "Apache Module mod_auth_digest > Summary", "Apache Module"),
         ("These modules implement Digest.", "Apache Module mod_auth_digest > Summary", None),
         ("This method is similar to clean_fields().", "Model instance reference > Validating objects", None),
+        # ... after a preposition too, and a manual's "option" is its "setting"; never a listing's title.
+        (
+            "With this option you can configure the maximum amount of resident memory.",
+            "Workers Guide > Max memory per child setting",
+            "Max memory per child setting — With",
+        ),
+        ("This directive is evaluated early.", "Apache Module mod_ssl > Overview > Directives", None),
         # An option's forms name it: "Number of child processes ..." alone is no answer to "which option".
         (
             "Number of child processes processing the queue.",

@@ -628,6 +628,19 @@ _THIS_KIND = re.compile(
 )
 
 
+#: ... or after a preposition, the kind then followed by the clause's subject or a comma: "With this option
+#: you can configure the maximum amount of resident memory ...".
+_WITH_THIS_KIND = re.compile(
+    r"^(?:with|for|in|using|by|through)\s+this\s+((?:[\w-]+\s+)?[\w-]+)(?:\s*,|\s+(?:you|we|it|one|the)\b)",
+    re.I,
+)
+#: Kinds a manual uses for one another: Celery's "Max memory per child setting" opens "With this option ...".
+_ALIKE = (
+    frozenset("option setting parameter directive variable".split()),
+    frozenset("function method".split()),
+)
+
+
 def _kind_named(quote: str, path: Sequence[str]) -> str | None:
     """The heading that names what a quote's opening "this <kind>" points at: the section's heading when it
     says the kind ("Deny Directive": "This directive allows access to the server to be restricted ..."), or,
@@ -636,14 +649,17 @@ def _kind_named(quote: str, path: Sequence[str]) -> str | None:
     directive" names nothing, and "this module" is no answer to "which MPM". A kind no heading says ("This
     method is similar to clean_fields()" under "Validating objects") points at a sentence before, not at a
     heading: the quote is read as it stands."""
-    opening = _THIS_KIND.match(quote)
+    opening = _THIS_KIND.match(quote) or _WITH_THIS_KIND.match(quote)
     said = re.findall(r"[\w-]+", opening.group(1).casefold()) if opening else []
     if not said or said[0] in _KIND_VERBS or STOPWORDS.intersection(said):
         return None  # "This means the directive is ignored": a verb after "this" points at a sentence before
     kind = {_singular(w) for w in said}
+    kind |= {w for alike in _ALIKE if kind & alike for w in alike}
     for heading in [path[-1], *(path[:1] if len(path) == PAGE_DEPTH else [])]:
         if not 0 < len(heading.split()) <= NAME_WORDS or heading.casefold() in quote.casefold():
             continue
+        if _LISTING.search(heading):
+            continue  # a section that lists such things ("Module Parameters") is none of them
         if kind & {_singular(w) for w in re.findall(r"[\w-]+", heading.casefold())}:
             return heading
     return None
