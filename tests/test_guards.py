@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from sleuth.agent.report import Claim
+from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
-from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.research.text import measures, named_things, numbers, sentence_spans, years
 
 SOURCE = (

@@ -18,6 +18,7 @@ from sleuth.agent.research.admission import (
     weights,
 )
 from sleuth.agent.research.assembly import claim_line
+from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims
@@ -35,7 +36,7 @@ from sleuth.agent.research.quotes import (
 from sleuth.agent.research.request import by_default, classify, clauses, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups, one_line
+from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.term_lines import is_term_line

@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, Source, Status
+from sleuth.agent.research.claim_text import flat
 from sleuth.agent.research.code_lines import fenced
 from sleuth.agent.research.evidence import Evidence, found_only
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.synthesis import flat
 from sleuth.agent.templates import SectionSpec, Template
 
 STATUS_WORDS = {

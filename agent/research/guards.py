@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from sleuth.agent.report import Claim
+from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.synthesis import one_line
 from sleuth.agent.research.text import named_things, numbers, path_parts, term_set, words
 
 _CLAIM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
@@ -136,7 +136,7 @@ def _filler(text: str, quotes: Sequence[str]) -> bool:
 
 def _page_and_heading(evidence: Evidence) -> tuple[str, str]:
     """The first and the last heading a quote stands under (the page's title, its section's heading): what a
-    claim may name besides its quote (see ``synthesis.pointed_at``); never the headings between, whose
+    claim may name besides its quote (see ``claim_names.pointed_at``); never the headings between, whose
     numbers and names are about other parts of the page."""
     parts = path_parts(evidence.section_path)
     return parts[0], parts[-1] if len(parts) > 1 else ""

@@ -1,0 +1,124 @@
+"""A quote as one line of a claim: the rows of a table, the items of a list and the lines of a record
+joined by semicolons, a term's description after its term, a command after the words that introduce it.
+
+A claim is read as a line of a report, and a quote's line breaks (a table's rows, a list's items) would break
+the report's list; what they separate is kept apart by the punctuation a writer would use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from sleuth.agent.research.code_lines import code_tail
+from sleuth.agent.research.quotes import labels_only
+from sleuth.agent.research.text import STOPWORDS
+
+__all__ = ["SENTENCE_BREAK", "flat", "one_line"]
+
+#: Where one sentence of a quote ends and the next begins.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+
+
+def one_line(quote: str) -> str:
+    """A quote as a claim's text: one line (a term over its description as "term — description", a list's
+    items or a table's rows joined by semicolons), except the code an introducing sentence ends the quote
+    with, which keeps its lines after a line break ("... as in this example:\nfixed_login:\n  driver =
+    plaintext"): joined by semicolons, a configuration reads as other, wrong configuration."""
+    head, code = code_tail(quote)
+    text = _one_line(head)
+    return f"{text}\n{code}" if code else text
+
+
+def flat(text: str) -> str:
+    """A claim's text on one line (its code lines joined by semicolons), for one-line summaries."""
+    lines = [" ".join(line.split()) for line in text.split("\n") if line.strip()]
+    return (
+        lines[0] + "".join((" " if a.endswith(":") else "; ") + b for a, b in pairwise(lines))
+        if lines
+        else ""
+    )
+
+
+def _one_line(quote: str) -> str:
+    lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
+    record = _record(lines[:2])
+    if record is not None and not any(_a_row(line) for line in lines[2:]):
+        # a parameter's table, then its description: "type: integer; default: 70% of queue.size; ...; This
+        # applies to disk-assisted queues, only."
+        return "; ".join([record, _one_line("\n".join(lines[2:]))]) if lines[2:] else record
+    joined = lines[0] if lines else ""
+    if len(lines) > 1 and not _a_row(joined) and not joined.endswith(_STOPS) and not _runs_on(joined):
+        # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
+        # "mod_ratelimit — Bandwidth Rate Limiting for Clients"); several names of one option are one term
+        # ("-u, --include-untracked — When used with ...").
+        terms = 1
+        while terms < len(lines) - 1 and _names_a_term(lines[terms]):
+            terms += 1
+        if _names_a_term(lines[terms]):
+            terms = 1  # a list of short items, no description: only the first line is a term
+        term = ", ".join(line.removeprefix("• ") for line in lines[:terms])
+        joined = f"{term} — {lines[terms].removeprefix('• ')}"
+        lines = lines[terms:]
+    for before, line in pairwise(lines):
+        joined += (" " if _goes_on(joined, before, line) else "; ") + line
+    return joined
+
+
+def _record(lines: Sequence[str]) -> str | None:
+    """A table of a header and one row as its labels and values ("type: binary; default: off; mandatory:
+    no"): joined row by row, "type | default | mandatory; binary | off | no" makes the reader count
+    columns."""
+    if len(lines) != 2 or not labels_only(lines[0]) or not _a_row(lines[1]):
+        return None
+    labels = [c.strip() for c in lines[0].split(" | ")]
+    values = [c.strip() for c in lines[1].split(" | ")]
+    if (
+        len(labels) != len(values)
+        or len(labels) < 2
+        or any(a == b for a, b in zip(labels, values, strict=True))
+    ):
+        return None  # (a label that is its own value: two rows of data)
+    return "; ".join(f"{label}: {value}" for label, value in zip(labels, values, strict=True))
+
+
+def _goes_on(joined: str, before: str, line: str) -> bool:
+    """Whether ``line`` reads on after ``before`` with a space: after a lead-in or a clause, after a
+    sentence going on, or a paragraph of sentences after a paragraph's last sentence (items and rows are
+    set apart by semicolons)."""
+    if joined.endswith((":", ";", ",")) or _runs_on(before):
+        return True
+    return (
+        before.endswith((".", "!", "?"))
+        and not before.startswith("• ")
+        and not line.startswith("• ")
+        and " | " not in before + line
+        and line[:1].isupper()
+    )
+
+
+_STOPS = (".", ":", ";", ",", "!", "?")
+_BRACKETED = re.compile(r"\[[^\]]*\]")
+
+
+def _a_row(line: str) -> bool:
+    """A table's row: cells set apart by bars (a term's choices in brackets, "state [ ready | drain | maint
+    ]", are no cells)."""
+    return " | " in _BRACKETED.sub("", line)
+
+
+#: Words a title never ends on but a sentence that goes on into the code under it does ("Associative
+#: arrays are created using" / "declare -A name").
+_RUNS_ON = STOPWORDS | {"using"}
+
+
+def _runs_on(line: str) -> bool:
+    """A first line that is a sentence going on into the next line, not a term over its description."""
+    last = line.rsplit(None, 1)[-1].casefold() if line.strip() else ""
+    return len(line.split()) > 2 and last in _RUNS_ON
+
+
+def _names_a_term(line: str) -> bool:
+    """A list item of a few words without a stop: one more name of the term above it."""
+    return line.startswith("• ") and len(line.split()) <= 5 and not line.endswith(_STOPS)
