@@ -212,8 +212,7 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
             removed["reference entries as sections"] += turned
         _nested_definitions(main)
     _root_headings(main, title, removed)
-    _literal_stars(main)
-    _option_dashes(main)
+    _text_as_written(main)
     body = etree.tostring(main, encoding="unicode", method="html")
     # Docling reads the bytes it is given; without a declared encoding it guesses, and a guess of a Cyrillic
     # code page turned a page's non-ASCII characters into others.
@@ -430,31 +429,29 @@ _INLINE_CODE = ("code", "kbd", "samp", "tt")
 LITERAL_STAR = "\ue02a"
 
 
-def _literal_stars(main: lxml_html.HtmlElement) -> None:
-    """Every "*" of the text replaced by ``LITERAL_STAR`` (see ``literal_stars``), in code too: Docling
-    writes inline code as a code span in a paragraph but as plain text in a definition's term or a table's
-    cell (Celery's ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''")."""
-    for node in main.iter():  # elements, and comments and processing instructions for their tails
-        if isinstance(node.tag, str) and node.text:
-            # (an icon font's glyph at the placeholder's code point is no star: dropped, as quotes drop it)
-            node.text = node.text.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
-        if node is not main and node.tail:
-            node.tail = node.tail.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
-
-
 #: An en dash that opens a word in lower case: docutils' "smart quotes" wrote an option's "--" as one
 #: ("–soft-time-limit"), and Docling, which writes every dash as a hyphen, would name "-soft-time-limit",
 #: an option no program has. Prose sets its en dashes between words and numbers ("10–20", "Paris–Rome").
 _OPTION_DASH = re.compile(r"(?<![\w\u2013-])\u2013(?=[a-z][\w-]*[a-z0-9])")
 
 
-def _option_dashes(main: lxml_html.HtmlElement) -> None:
-    """Every option's "--" that smart quotes turned into an en dash given back its two hyphens."""
-    for node in main.iter():
-        if isinstance(node.tag, str) and node.text and "\u2013" in node.text:
-            node.text = _OPTION_DASH.sub("--", node.text)
-        if node is not main and node.tail and "\u2013" in node.tail:
-            node.tail = _OPTION_DASH.sub("--", node.tail)
+def _text_as_written(main: lxml_html.HtmlElement) -> None:
+    """Every text of the page, in one pass, as Docling must read it: each "*" replaced by
+    ``LITERAL_STAR`` (see ``literal_stars``), in code too, since Docling writes inline code as a code span
+    in a paragraph but as plain text in a definition's term or a table's cell (Celery's
+    ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''"); and each option's "--" that
+    smart quotes made an en dash given back its two hyphens (``_OPTION_DASH``)."""
+    for node in main.iter():  # elements, and comments and processing instructions for their tails
+        if isinstance(node.tag, str) and node.text:
+            node.text = _as_written(node.text)
+        if node is not main and node.tail:
+            node.tail = _as_written(node.tail)
+
+
+def _as_written(text: str) -> str:
+    # (an icon font's glyph at the placeholder's code point is no star: dropped, as quotes drop it)
+    text = text.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
+    return _OPTION_DASH.sub("--", text) if "\u2013" in text else text
 
 
 #: A fenced code block's fence, and an inline code span (Markdown's: a run of backticks closed by as many).
