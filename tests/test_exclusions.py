@@ -93,6 +93,12 @@ from sleuth.agent.research.request import classify, understand
             ["Kafka"],
             "",
         ),
+        # ... only the clause that names it: another clause before a semicolon is still asked.
+        (
+            "We run Flask on Debian; a colleague wants Kafka next year, but that is not relevant right now.",
+            ["Kafka"],
+            "We run Flask on Debian.",
+        ),
         ("Also not interested in compression tuning; CPU is cheap.", ["compression tuning"], "CPU is cheap."),
         ("We are not interested in Windows, only Linux.", ["Windows"], "Only Linux."),
         (

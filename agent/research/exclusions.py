@@ -183,7 +183,7 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
                 # "We do not use Apache or mod_wsgi anywhere, so please skip those options": the names before
                 # the directive, never "options".
                 # The clause that named them speaks of them only to rule them out: none of it is asked.
-                start = max(sentence.rfind(";", 0, m.start()), sentence.rfind(":", 0, m.start())) + 1
+                start = _clause_start(sentence, m.start())
                 ruled.extend(r for r in _named_before(sentence[start : m.start()]) if r not in ruled)
                 looked = _LOOKED_AT.search(sentence[start : m.start()]) if not ruled else None
                 if looked and (thing := _thing(looked.group("thing"))) is not None:
@@ -216,13 +216,20 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
         if subject[0].casefold() in _DEMONSTRATIVES and len(subject) == 1:
             # "A colleague wants Kafka next year, but that is not relevant right now": the sentence up to
             # here speaks of the thing, and none of it is asked.
-            ruled, start = _named_before(sentence[:start])[-1:], 0
+            clause = _clause_start(sentence, start)
+            ruled, start = _named_before(sentence[clause:start])[-1:], clause
         else:
             thing = _thing(" ".join(subject))
             ruled, start = [thing] if thing is not None else [], sentence.index(subject[0], start)
         if ruled:
             out.append((start, m.end(), ruled))
     return sorted(out, key=lambda d: d[0])
+
+
+def _clause_start(sentence: str, at: int) -> int:
+    """Where the clause that holds ``at`` begins: after the last ";" or ":" before it, else the sentence's
+    start (a comma joins the parts of one clause: "We tried Redis Sentinel, but do not want to use it")."""
+    return max(sentence.rfind(";", 0, at), sentence.rfind(":", 0, at)) + 1
 
 
 _CODE_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w.-]*[_.][\w.-]*[A-Za-z0-9]")
@@ -260,7 +267,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         return None  # "compctl, it is deprecated": the second is a clause, not a thing
     if len(kept) > 2 and kept[1].casefold() in _ARTICLES:
         return None  # "explain the plaintext authenticator": a verb and its object, the rest of the request
-    kept[-1] = _ABOUT_IT.sub("", kept[-1]) if len(kept) == 1 else kept[-1]
+    if len(kept) == 1:
+        kept[0] = _ABOUT_IT.sub("", kept[0])  # "RabbitMQ-specific (advice)": RabbitMQ
     thing = " ".join(kept).strip(" \"'“”‘’")
     if thing.casefold() in _NOT_THINGS:
         return None  # "Omit the details, just tell me how": what to leave out of the answer, not a thing
