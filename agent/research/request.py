@@ -457,14 +457,17 @@ def by_default(question: str) -> str | None:
     the first and 3.9 under "... use by default?"). What is not set, where the clause names it, stays in
     brackets ("... log files by default (fileCreateMode)?")."""
 
-    def default(m: re.Match[str]) -> str:
-        what = m.group("what").strip()
-        return " by default" + (f" ({what})" if what and what.casefold() not in _NOTHING_NAMED else "")
-
     if not _UNSET.search(question):
         return None
     opening = _UNSET.match(question)
     if opening is not None:  # "If I never configure anything, how long ...": "By default, how long ..."
         rest = question[opening.end() :].lstrip(" ,")
-        return f"By default{default(opening)[11:]}, {rest}" if rest else None
-    return " ".join(_UNSET.sub(default, question).split()).replace(" ?", "?")
+        return f"By default{_unset_named(opening)}, {rest}" if rest else None
+    said = _UNSET.sub(lambda m: f" by default{_unset_named(m)}", question)
+    return " ".join(said.split()).replace(" ?", "?")
+
+
+def _unset_named(clause: re.Match[str]) -> str:
+    """What a "when I don't set ..." clause names, in brackets (" (fileCreateMode)"), or nothing ("one")."""
+    what = clause.group("what").strip()
+    return f" ({what})" if what and what.casefold() not in _NOTHING_NAMED else ""
