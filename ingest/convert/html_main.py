@@ -91,15 +91,27 @@ _DECLARED = re.compile(rb"^\xef\xbb\xbf|^\xff\xfe|^\xfe\xff|<meta[^>]+charset|<\
 
 
 def decoded_html(raw: bytes | str) -> bytes | str:
-    """The page as lxml should read it: as it is when it declares its encoding; else as UTF-8 text when it
-    is valid UTF-8. lxml reads undeclared bytes as Latin-1, so a UTF-8 page without a charset (a page cut
-    out of a larger one, many generated ones) would read "a â`@`â" for "a ‘@’"."""
-    if isinstance(raw, str) or _DECLARED.search(raw[:4096]):
-        return raw
+    """The page as lxml should read it, without control characters: as it is when it declares its encoding;
+    else as UTF-8 text when it is valid UTF-8. lxml reads undeclared bytes as Latin-1, so a UTF-8 page
+    without a charset (a page cut out of a larger one, many generated ones) would read "a â`@`â" for
+    "a ‘@’"."""
+    if isinstance(raw, str):
+        return raw.translate(_NO_CONTROLS)
+    if _DECLARED.search(raw[:4096]):
+        # Control bytes are the same in every ASCII-compatible encoding; a UTF-16 page (its byte order mark)
+        # is read as it is.
+        return raw if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.translate(None, _CONTROL_BYTES)
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").translate(_NO_CONTROLS)
     except UnicodeDecodeError:
-        return raw
+        return raw.translate(None, _CONTROL_BYTES)
+
+
+#: C0 control characters other than tab and line breaks: no text shows them, and lxml refuses a tree edit
+#: that carries one ("All strings must be XML compatible"), which had failed SQLAlchemy's pages whose code
+#: samples hold a literal U+0001.
+_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
+_NO_CONTROLS = dict.fromkeys(_CONTROL_BYTES)
 
 
 #: A page with a refresh to another page and fewer letters of text than this is only a redirect.
