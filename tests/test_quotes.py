@@ -13,6 +13,7 @@ from sleuth.agent.research.admission import (
     EXTENDED_CHARS,
     Admission,
     extended,
+    joined,
     new_evidence,
     question_asked,
     weights,
@@ -634,6 +635,60 @@ def test_a_quote_takes_in_the_sentences_after_it_in_its_paragraph() -> None:
     assert quoted.endswith("environment variable rate-limit.") and len(quoted) <= EXTENDED_CHARS
 
 
+_HTTP2 = (
+    "## Basic Configuration\n\n"
+    "When you have a httpd built with mod_http2 you need some basic configuration for it becoming active. "
+    "The first thing, as with every Apache module, is that you need to load it:\n\n"
+    "```\nLoadModule http2_module modules/mod_http2.so\n```\n\n"
+    "The second directive you need to add to your server configuration is\n\n"
+    "```\nProtocols h2 http/1.1\n```\n\n"
+    "This allows h2, the secure variant, to be the preferred protocol on your server connections. When you "
+    "want to enable all HTTP/2 variants, you simply write:\n\n"
+    "```\nProtocols h2 h2c http/1.1\n```\n\n"
+    "## Clients\n\n"
+    "Almost all modern browsers support HTTP/2, but only over SSL connections."
+)
+
+
+def test_windows_of_one_passage_that_each_answer_are_quoted_as_one_span() -> None:
+    """Three windows of one paragraph that answer how to enable HTTP/2 are one quote, in the author's order;
+    a window under the floor, and one past a heading, stay quotes of their own."""
+    reader = readable(_HTTP2)
+    text = reader.text
+    cut = windows(reader)
+
+    def at(opening: str) -> Window:
+        return next(w for w in cut if text[w.start : w.end].startswith(opening))
+
+    second, secure, variants = at("The second directive"), at("This allows h2"), at("When you want")
+    load, clients = at("The first thing"), at("Almost all modern browsers")
+    scored = [
+        ((0, variants), 6.4),
+        ((0, secure), 4.5),
+        ((0, second), 3.9),
+        ((0, clients), 2.0),
+        ((0, load), -3.0),
+    ]
+    out = joined(scored, [reader], floor=-1.0)
+    spans = [text[w.start : w.end] for (_, w), _ in out]
+    assert spans[0].startswith("The second directive") and spans[0].endswith("Protocols h2 h2c http/1.1")
+    assert [score for _, score in out] == [6.4, 2.0, -3.0]  # the best one's score; the others as they were
+    assert spans[1].startswith("Almost all modern browsers")  # past a heading: a quote of its own
+    assert spans[2].startswith("The first thing")  # under the floor: not taken in
+    # Sentences of prose are each a fact of their own (routed, checked against other sources): never joined.
+    survey = readable("Voltra holds 38 percent of the market. Kessel Cells builds its batteries in Zenda.")
+    facts = windows(survey)
+    assert len(facts) == 2
+    assert len(joined([((0, facts[0]), 3.0), ((0, facts[1]), 2.0)], [survey], floor=-1.0)) == 2
+    # A line that is no statement (a page's language menu) heads no other quote.
+    menu = readable("Available Languages: en | fr | ja | ko | tr\n\nThis document explains the core server.")
+    line, statement = Window(0, 43, "sentence"), Window(45, len(menu.text), "sentence")
+    assert len(joined([((0, statement), 2.0), ((0, line), 1.0)], [menu], floor=-1.0)) == 2
+    # Nothing joins what would not fit in one quote.
+    far = [((0, Window(0, 10, "sentence")), 1.0), ((0, Window(700, 720, "sentence")), 1.0)]
+    assert [w for (_, w), _ in joined(far, [readable("x" * 800)], floor=-1.0)] == [w for (_, w), _ in far]
+
+
 def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragraph() -> None:
     # Django's "Running tests in parallel": the option to use is only in the pointer after the sentence.
     passage = readable(
@@ -1102,6 +1157,27 @@ def test_a_quote_with_a_value_or_a_name_the_other_lacks_is_its_own_claim() -> No
     )
     (group,) = groups([limit, values])
     assert claim_of(group).text == values.quote
+    # A caption two manuals share is no claim both make: it joins neither page's examples to the other's.
+    caption = quote("An IP address of a host allowed access", 4.0, "mod_access_compat", backbone=True)
+    allow = quote(
+        "A full IP address: Allow from 10.1.2.3 Allow from 192.168.1.104 192.168.1.205 "
+        "An IP address of a host allowed access",
+        2.0,
+        "mod_access_compat",
+    )
+    require = quote(
+        "When Require ip ip-address is specified, then the request is allowed access if the IP address "
+        "matches. A full IP address: Require ip 10.1.2.3 An IP address of a host allowed access",
+        3.0,
+        "mod_authz_host",
+    ).model_copy(
+        update={
+            "core": "When Require ip ip-address is specified, then the request is allowed access if the IP "
+            "address matches."
+        }
+    )
+    shown = [claim_of(g).text for g in groups([caption, allow, require])]
+    assert len(shown) == 2 and require.quote in shown
 
 
 def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:

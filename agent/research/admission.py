@@ -33,6 +33,7 @@ from sleuth.agent.research.quotes import (
     Readable,
     Window,
     goes_on,
+    headings_in,
     in_context,
     is_pointer,
     readable,
@@ -163,6 +164,64 @@ def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
     return [*first, *(w for w in more if w not in first)]
 
 
+#: Windows that may be quoted together with others of their passage (prose, and what it introduces).
+_JOINABLE = ("sentence", "intro", "example")
+#: Windows of a sentence with what it introduces (code, a list): a passage's steps.
+_INTRODUCES = ("intro", "example")
+
+
+def joined(
+    scored: Sequence[tuple[tuple[int, Window], float]], readers: Sequence[Readable], floor: float
+) -> list[tuple[tuple[int, Window], float]]:
+    """``scored`` (passage index, window, score), best first, with the windows of one passage that each
+    answer (``floor``), stand within one quote's length of each other and take in what a sentence introduces
+    (code, a list) quoted as one span, from the first to the last, under the best one's score: the steps of
+    a procedure are read in their order with the words between them, verbatim still ("The second directive
+    you need to add to your server configuration is Protocols h2 http/1.1" between "... load it: LoadModule
+    http2_module ..." and "When you want to enable all HTTP/2 variants, you simply write: Protocols h2 h2c
+    http/1.1", three windows of one paragraph that answer how to enable HTTP/2). Sentences of prose stay
+    claims of their own (each is one fact, routed to its section; two figures of one survey are each
+    checked against another source's)."""
+    ordered = sorted(scored, key=lambda item: -item[1])
+    spans: dict[int, Window] = {}  # each passage's best window, grown by the others it takes in
+    lead: dict[int, Window] = {}
+    steps: set[int] = set()  # passages whose span takes in what a sentence introduces
+    absorbed: set[tuple[int, Window]] = set()
+    for (k, w), score in ordered:
+        if score < floor or w.kind not in _JOINABLE or w.continues or not _a_statement(readers[k], w):
+            continue
+        span = spans.get(k)
+        if span is None:
+            spans[k] = lead[k] = w
+            if w.kind in _INTRODUCES:
+                steps.add(k)
+            continue
+        union = Window(min(span.start, w.start), max(span.end, w.end), "sentence")
+        if (
+            (k in steps or w.kind in _INTRODUCES)
+            and union.end - union.start <= MAX_QUOTE_CHARS
+            and not headings_in(readers[k], union)
+        ):
+            spans[k] = union
+            steps.add(k)
+            absorbed.add((k, w))
+    return [
+        ((k, spans[k] if lead.get(k) == w else w), score)
+        for (k, w), score in ordered
+        if (k, w) not in absorbed
+    ]
+
+
+def _a_statement(reader: Readable, window: Window) -> bool:
+    """Whether a window reads as a whole statement (a sentence that ends as one, or what one introduces):
+    a line that does not ("Available Languages: en | fr", a page's language menu) is quoted alone if at all,
+    never at the head of another's quote."""
+    return window.kind != "sentence" or reader.text[window.start : window.end].rstrip().endswith(_ENDS)
+
+
+_ENDS = (".", "!", "?", ")", '"', "”", "’")
+
+
 def cut_windows(passages: Sequence[Passage], readers: Sequence[Readable]) -> list[list[Window]]:
     """Each passage's quotable windows (a sentence at a chunk split is no window)."""
     return [
@@ -246,18 +305,13 @@ class Admission:
         budget = int(self.options.windows_per_question * share)
         short = self.judge.shortlist(weights, [r.text for r in readers], cut, budget=budget)
         if question.origin == "query":
-            # The request's own search: every window of each top document's best hit is judged (its first
-            # ``ALL_WINDOWS``, and the term weights' picks further down a long passage), so that the backbone
-            # is each top document's best answer (term weights pick the sentence that repeats the question's
-            # words, not the one that answers it: docs/BENCHMARKS.md, "Which sentence answers?").
-            first: dict[str, int] = {}
-            for p in passages:
-                first[p.document_key] = min(p.rank, first.get(p.document_key, p.rank))
-            top = self.options.backbone_documents
-            short = [
-                _union(cut[k][:ALL_WINDOWS], s) if p.rank < top or p.rank == first[p.document_key] else s
-                for k, (p, s) in enumerate(zip(passages, short, strict=True))
-            ]
+            # The request's own search is read as its user reads its first page: every hit whole (its first
+            # ``ALL_WINDOWS`` windows, and the term weights' picks further down a long passage), so that the
+            # backbone is each top document's best answer and a hit's answer is never left for a sentence
+            # that only repeats the question's words (term weights pick that one: docs/BENCHMARKS.md,
+            # "Which sentence answers?"; SQLite's FTS5 overview holds "CREATE VIRTUAL TABLE ... USING fts5"
+            # in its fourth paragraph).
+            short = [_union(cut[k][:ALL_WINDOWS], s) for k, s in enumerate(short)]
         elif question.origin == "ask":
             # An ask's first hits are read whole, as a reader of its search would: the term weights pick the
             # sentence that repeats the ask's words ("If the command terminates due to the SIGINT, Bash
@@ -268,7 +322,7 @@ class Admission:
             ]
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
         scores = self._judged(question.text, pairs, passages, readers)
-        judged = sorted(zip(pairs, scores, strict=True), key=lambda item: -item[1])
+        judged = joined(list(zip(pairs, scores, strict=True)), readers, self.options.answer_floor)
         return [
             self._evidence(question, passages[k], readers[k], w, score, cut=cut[k])
             for (k, w), score in judged
@@ -313,7 +367,8 @@ class Admission:
             pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
             # Each piece says which ask it answers (the summary answers every ask).
             asked = replace(question, text=ask)
-            for (k, w), score in zip(pairs, self._judged(ask, pairs, passages, readers), strict=True):
+            scored = list(zip(pairs, self._judged(ask, pairs, passages, readers), strict=True))
+            for (k, w), score in joined(scored, readers, self.options.answer_floor):
                 out.append(self._evidence(asked, passages[k], readers[k], w, score, cut=cut[k]))
         return sorted(out, key=lambda e: -e.score)
 

@@ -182,10 +182,7 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
             continue
         for group in out:
             head = group.items[0]
-            if any(
-                _within(item.core or item.quote, o.quote) or _within(o.core or o.quote, item.quote)
-                for o in group.items
-            ) or (
+            if any(_stands_in(item, o) or _stands_in(o, item) for o in group.items) or (
                 _same(terms, group.terms)
                 and _nothing_more(core, head.core or head.quote)
                 # ... and one of the two quotes names every name in code the other does: borg's "Every key in
@@ -270,7 +267,7 @@ def _overlap(a: Group, b: Group) -> bool:
     if _named_apart(x, y):
         return False
     short, long = (x, y) if len(x.quote) <= len(y.quote) else (y, x)
-    if len(short.quote.split()) >= OVERLAP_WORDS and _within(short.quote, long.quote):
+    if len(short.quote.split()) >= OVERLAP_WORDS and _stands_in(short, long, core=False):
         return True
     return _share_a_sentence(x, y)
 
@@ -353,6 +350,22 @@ def _within(quote: str, other: str) -> bool:
     after it in its paragraph, a sentence pointing back the one before it): one claim, the fuller quote its
     text, never two overlapping quotes of one paragraph."""
     return " ".join(quote.split()) in " ".join(other.split())
+
+
+def _stands_in(a: Evidence, b: Evidence, *, core: bool = True) -> bool:
+    """Whether ``a``'s quote (or, with ``core``, the sentence judged in it) stands whole in ``b``'s as the
+    same claim: in one document, always; across documents only when what stands in the other is a statement
+    of its own, a sentence of ``OVERLAP_WORDS`` words at least. A caption two manuals share ("An IP address
+    of a host allowed access", under mod_access_compat's Allow examples and mod_authz_host's Require ip
+    examples) is no claim both make, and had joined Require ip's quote to a claim about Require
+    forward-dns."""
+    said = (a.core or a.quote) if core else a.quote
+    if not _within(said, b.quote):
+        return False
+    if a.document_key == b.document_key:
+        return True
+    flat_said = " ".join(said.split())
+    return len(flat_said.split()) >= OVERLAP_WORDS and flat_said.endswith((".", "!", "?"))
 
 
 def _inside(a: Evidence, b: Evidence) -> bool:
