@@ -13,7 +13,6 @@ from sleuth.agent.research.admission import (
     EXTENDED_CHARS,
     Admission,
     extended,
-    joined,
     new_evidence,
     question_asked,
     weights,
@@ -25,6 +24,7 @@ from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
+from sleuth.agent.research.quote_spans import joined
 from sleuth.agent.research.quotes import (
     QuoteJudge,
     Readable,
@@ -132,6 +132,15 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         "The isolation levels are described in Table 13.1: Read Committed is the default level, and "
         "Serializable is the strictest level PostgreSQL offers."
     )
+    # A sentence that ends by announcing what its quote does not hold says nothing (SQLAlchemy's FAQ: its
+    # examples stand under headings further down); the example's own intro is quoted with its code.
+    announced = readable(
+        "Techniques to do so within specific debugging scenarios include the following. As an example, we "
+        "will use the UUID datatype:\n\n```\nstmt = select(t)\nprint(stmt)\n```\n"
+    )
+    assert quoted(announced) == [
+        "As an example, we will use the UUID datatype:\nstmt = select(t)\nprint(stmt)"
+    ]
 
 
 def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -> None:
@@ -680,6 +689,16 @@ def test_windows_of_one_passage_that_each_answer_are_quoted_as_one_span() -> Non
     facts = windows(survey)
     assert len(facts) == 2
     assert len(joined([((0, facts[0]), 3.0), ((0, facts[1]), 2.0)], [survey], floor=-1.0)) == 2
+    # Code of several lines inside a span would be joined into the claim's one line as other code (its
+    # comment swallowing the lines after it): the quote ends with it, or does not take it in.
+    fork = readable(
+        "To avoid this, make sure the parent's connections are not transferred to the child process:\n\n"
+        "```\nengine = create_engine(url)\n# before process starts, ensure engine.dispose() is called\n"
+        "engine.dispose()\np.start()\n```\n\n"
+        "The latter strategy is more appropriate for an initializer in a forked Python process."
+    )
+    steps = joined([((0, w), 2.0) for w in windows(fork)], [fork], floor=-1.0)
+    assert [fork.text[w.start : w.end].endswith("p.start()") for (_, w), _ in steps] == [True, False]
     # A line that is no statement (a page's language menu) heads no other quote.
     menu = readable("Available Languages: en | fr | ja | ko | tr\n\nThis document explains the core server.")
     line, statement = Window(0, 43, "sentence"), Window(45, len(menu.text), "sentence")

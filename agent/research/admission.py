@@ -27,13 +27,13 @@ from dataclasses import replace
 from sleuth.agent.research.evidence import Evidence, Passage, evidence_id
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
+from sleuth.agent.research.quote_spans import joined
 from sleuth.agent.research.quotes import (
     MAX_QUOTE_CHARS,
     QuoteJudge,
     Readable,
     Window,
     goes_on,
-    headings_in,
     in_context,
     is_pointer,
     readable,
@@ -162,64 +162,6 @@ POINTER_TAIL_WORDS = 8
 
 def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
     return [*first, *(w for w in more if w not in first)]
-
-
-#: Windows that may be quoted together with others of their passage (prose, and what it introduces).
-_JOINABLE = ("sentence", "intro", "example")
-#: Windows of a sentence with what it introduces (code, a list): a passage's steps.
-_INTRODUCES = ("intro", "example")
-
-
-def joined(
-    scored: Sequence[tuple[tuple[int, Window], float]], readers: Sequence[Readable], floor: float
-) -> list[tuple[tuple[int, Window], float]]:
-    """``scored`` (passage index, window, score), best first, with the windows of one passage that each
-    answer (``floor``), stand within one quote's length of each other and take in what a sentence introduces
-    (code, a list) quoted as one span, from the first to the last, under the best one's score: the steps of
-    a procedure are read in their order with the words between them, verbatim still ("The second directive
-    you need to add to your server configuration is Protocols h2 http/1.1" between "... load it: LoadModule
-    http2_module ..." and "When you want to enable all HTTP/2 variants, you simply write: Protocols h2 h2c
-    http/1.1", three windows of one paragraph that answer how to enable HTTP/2). Sentences of prose stay
-    claims of their own (each is one fact, routed to its section; two figures of one survey are each
-    checked against another source's)."""
-    ordered = sorted(scored, key=lambda item: -item[1])
-    spans: dict[int, Window] = {}  # each passage's best window, grown by the others it takes in
-    lead: dict[int, Window] = {}
-    steps: set[int] = set()  # passages whose span takes in what a sentence introduces
-    absorbed: set[tuple[int, Window]] = set()
-    for (k, w), score in ordered:
-        if score < floor or w.kind not in _JOINABLE or w.continues or not _a_statement(readers[k], w):
-            continue
-        span = spans.get(k)
-        if span is None:
-            spans[k] = lead[k] = w
-            if w.kind in _INTRODUCES:
-                steps.add(k)
-            continue
-        union = Window(min(span.start, w.start), max(span.end, w.end), "sentence")
-        if (
-            (k in steps or w.kind in _INTRODUCES)
-            and union.end - union.start <= MAX_QUOTE_CHARS
-            and not headings_in(readers[k], union)
-        ):
-            spans[k] = union
-            steps.add(k)
-            absorbed.add((k, w))
-    return [
-        ((k, spans[k] if lead.get(k) == w else w), score)
-        for (k, w), score in ordered
-        if (k, w) not in absorbed
-    ]
-
-
-def _a_statement(reader: Readable, window: Window) -> bool:
-    """Whether a window reads as a whole statement (a sentence that ends as one, or what one introduces):
-    a line that does not ("Available Languages: en | fr", a page's language menu) is quoted alone if at all,
-    never at the head of another's quote."""
-    return window.kind != "sentence" or reader.text[window.start : window.end].rstrip().endswith(_ENDS)
-
-
-_ENDS = (".", "!", "?", ")", '"', "”", "’")
 
 
 def cut_windows(passages: Sequence[Passage], readers: Sequence[Readable]) -> list[list[Window]]:
