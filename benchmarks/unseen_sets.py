@@ -25,8 +25,10 @@ left out) and python-werkzeug-doc 2.2.2 (Werkzeug's Sphinx manual: 39 pages flat
 ``deployment/nginx.html`` as ``deployment__nginx.html``; search, genindex, py-modindex, 404, _static and
 _sources left out; ingest skips index.html, the contents page) and python-celery-doc 5.2.6 (Celery's Sphinx
 manual: 118 of its 220 pages flattened as Werkzeug's; the 27 changelog pages under history/ and 71 of the
-internals/ pages left out; ingest skips three contents pages); ingest each with ``sleuth ingest DIR --index
-IDX``.
+internals/ pages left out; ingest skips three contents pages) and python-sqlalchemy-doc 1.4.46 (SQLAlchemy's
+Sphinx manual: 129 pages flattened as Werkzeug's, all of core/, orm/, tutorial/ and faq/, errors, glossary,
+intro and the index, PostgreSQL and SQLite dialect pages; changelog/, _modules/ and the other dialects left
+out; ingest skips 14 contents pages: 9,736 chunks); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the

@@ -43,6 +43,24 @@ def test_question_files_are_complete_and_split_by_the_hash_of_the_id(name: str) 
             assert answers, f"{row['id']} has answer strings"
 
 
+@pytest.mark.parametrize("path", sorted((JUDGED / "unseen").glob("*.jsonl")), ids=lambda p: p.stem)
+def test_unseen_sets_are_complete(path: Path) -> None:
+    """What benchmarks/unseen_sets.py reads: short questions and long requests, each with gold pages (document
+    ids) and answer strings (a question the manual does not answer has none and is not scored)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    assert rows and len({row["id"] for row in rows}) == len(rows)
+    for row in rows:
+        # ids say their kind: s1 short, l1 long, o1 a question the manual does not cover (no answers)
+        kind = str(row["id"])[0]
+        assert kind in "slo" and str(row["question"]).strip()
+        assert kind == "o" or row.get("kind", "short" if kind == "s" else "long")[0] == kind
+        assert kind != "o" or not row.get("answers")
+        gold = row["gold_sources"]
+        assert isinstance(gold, list)
+        assert all(isinstance(g, str) and g and not g.endswith(".html") for g in gold)
+        assert all(isinstance(a, str) and a.strip() for a in row.get("answers", []))
+
+
 def test_both_halves_hold_a_fair_share_of_every_set() -> None:
     for judged in SETS:
         halves = [which for which, _ in _rows(judged.name)]
