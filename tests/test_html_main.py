@@ -503,3 +503,23 @@ def test_a_control_character_in_a_page_costs_it_nothing() -> None:
     for page in (undeclared, declared):
         text = visible_text(convert_bytes(page, "http://127.0.0.1/types.html").markdown).text
         assert "'XY'" in text and "sent as it is" in text and "\x01" not in text
+
+
+def test_a_list_whose_items_hold_code_reads_as_steps_with_their_code() -> None:
+    """Docling reads a list item as one line: SQLAlchemy's numbered fork-safety steps lost their code's lines,
+    and a comment swallowed the code after it. Each item is a paragraph opened by its number, its code a
+    block; a list without code stays a list."""
+    page = (
+        b"<html><head><title>Pooling</title></head><body><div class='body'><h1>Pooling</h1>"
+        b"<ol start='2'><li><p>Dispose of the pool in the child.</p></li>"
+        b"<li><p>Call <code>Engine.dispose()</code> <strong>directly before</strong> the child starts:</p>"
+        b"<div class='highlight'><pre>engine = create_engine(url)\n\n# before it starts, dispose\n"
+        b"engine.dispose()\np.start()\n</pre></div><p>The parent keeps its connections.</p></li></ol>"
+        b"<ul><li>A plain item</li><li>Another one</li></ul></div></body></html>"
+    )
+    markdown = convert_bytes(page, "http://127.0.0.1/pooling.html").markdown
+    assert "# before it starts, dispose\nengine.dispose()\np.start()" in markdown
+    text = visible_text(markdown).text
+    assert "2. Dispose of the pool" in markdown and "3. Call" in markdown
+    assert "The parent keeps its connections." in text
+    assert "- A plain item\n- Another one" in markdown

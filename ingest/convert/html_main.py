@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml import html as lxml_html
 
+from sleuth.ingest.convert.html_code_lists import code_lists_as_blocks
 from sleuth.ingest.convert.html_entries import entries_as_sections
 from sleuth.ingest.convert.html_option_tables import option_tables_as_lists
 from sleuth.ingest.convert.pre_prose import Part, prose_parts
@@ -223,6 +224,8 @@ def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> Clean
         if turned := entries_as_sections(main):
             removed["reference entries as sections"] += turned
         _nested_definitions(main)
+        if steps := code_lists_as_blocks(main):
+            removed["list items with code as blocks"] += steps
     _root_headings(main, title, removed)
     _text_as_written(main)
     body = etree.tostring(main, encoding="unicode", method="html")
