@@ -169,6 +169,20 @@ def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -
         assert [text.text[w.start : w.end] for w in windows(text) if w.kind == "intro"] == [intro]
 
 
+def test_a_step_that_introduces_its_code_is_quoted_with_it() -> None:
+    """A numbered step that ends on a colon over its example (a list with code, as conversion writes it) is
+    quoted with the code, and the code keeps its lines in the claim."""
+    step = readable(
+        "2. Dispose of the pool in the child.\n\n"
+        "3. Call Engine.dispose() directly before the child process is created:\n\n"
+        "```\nengine = create_engine(url)\n# before it starts, dispose\nengine.dispose()\np.start()\n```\n"
+    )
+    (intro,) = [q for q in quoted(step) if q.startswith("Call Engine.dispose()")]
+    assert one_line(intro).endswith(
+        "created:\nengine = create_engine(url)\n# before it starts, dispose\nengine.dispose()\np.start()"
+    )
+
+
 def test_a_colon_at_a_chunk_boundary_reads_on_into_the_next_chunk() -> None:
     first = "Some methods need a running server:"
     second = "- Peer authentication\n- Ident authentication\n"

@@ -269,6 +269,17 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 continue
             if _described_by(text, blocks, k, fits=False) is not None:
                 continue  # a term alone names what its description, quoted sentence by sentence, says
+            follow_end = (
+                _follow(blocks, k)
+                if block.kind == "item" and text[block.start : block.end].rstrip().endswith(":")
+                else None
+            )
+            if follow_end is not None and k + 1 < len(blocks) and blocks[k + 1].kind == "code":
+                # A step that introduces its code ("2. Call Engine.dispose() directly before the child process
+                # is created:" over the example) is quoted with it, as a paragraph's colon is; alone it says
+                # nothing.
+                out.append(Window(block.start, follow_end, "intro", continues=follow_end > own_end))
+                continue
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
