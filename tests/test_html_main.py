@@ -503,6 +503,11 @@ def test_a_control_character_in_a_page_costs_it_nothing() -> None:
     for page in (undeclared, declared):
         text = visible_text(convert_bytes(page, "http://127.0.0.1/types.html").markdown).text
         assert "'XY'" in text and "sent as it is" in text and "\x01" not in text
+    # ... written as a reference too; a form feed is white space; an encoding built on escape bytes is read.
+    escaped = clean_html(b"<html><body><div class='body'><h1>T</h1><p>a&#1;b c\x0cd</p></div></body></html>")
+    assert "<p>ab c d</p>" in escaped.html
+    japanese = "<html><head><meta charset='iso-2022-jp'></head><body><p>日本語のテキスト。</p></body></html>"
+    assert "日本語のテキスト。" in clean_html(japanese.encode("iso-2022-jp")).html
 
 
 def test_a_list_whose_items_hold_code_reads_as_steps_with_their_code() -> None:
@@ -523,3 +528,13 @@ def test_a_list_whose_items_hold_code_reads_as_steps_with_their_code() -> None:
     assert "2. Dispose of the pool" in markdown and "3. Call" in markdown
     assert "The parent keeps its connections." in text
     assert "- A plain item\n- Another one" in markdown
+    # Numbers as a reader sees them; white space between inline elements kept; a list that holds more than
+    # items (text, a paragraph between them) stays as it is, nothing of it lost.
+    cleaned = clean_html(
+        b"<html><body><div class='body'><h1>T</h1>"
+        b"<ol reversed><li><code>a</code> <em>b</em>:<pre>x</pre></li><li value='7'>c</li><li>d</li></ol>"
+        b"<ul>loose text<li>e:<pre>y</pre></li><p>a note</p></ul></div></body></html>",
+        10**6,
+    ).html
+    assert "<p>3. <code>a</code> b:</p><pre>x</pre><p>7. c</p><p>6. d</p>" in cleaned
+    assert "<ul>loose text<li>e:<pre>y</pre></li><p>a note</p></ul>" in cleaned

@@ -23,35 +23,54 @@ _BLOCKS = frozenset("p div ul ol dl pre table blockquote figure section aside h1
 
 def code_lists_as_blocks(main: lxml_html.HtmlElement) -> int:
     """Replace ``main``'s lists whose items hold code (see the module's docstring); the number of items
-    written out. Innermost lists first: an item of an outer list holds the inner list's code too."""
+    written out. Innermost lists first: an item of an outer list holds the inner list's code too. A list
+    that holds anything but items (text or an element between them) stays as it is: nothing of it is lost."""
     turned = 0
     for lst in reversed(list(main.iter("ol", "ul"))):
         parent = lst.getparent()
         items = [child for child in lst if isinstance(child.tag, str) and child.tag == "li"]
-        if parent is None or not any(item.find(".//pre") is not None for item in items):
+        if (
+            parent is None
+            or not any(item.find(".//pre") is not None for item in items)
+            or len(items) != len(lst)
+            or (lst.text or "").strip()
+            or any((item.tail or "").strip() for item in items)
+        ):
             continue
-        number = _start(lst)
         blocks: list[lxml_html.HtmlElement] = []
-        for item in items:
-            marker = f"{number}. " if lst.tag == "ol" else "• "
-            if item.get("value", "").isdigit() and lst.tag == "ol":
-                marker = f"{item.get('value')}. "
+        for item, marker in zip(items, _markers(lst, items), strict=True):
             blocks += _item_blocks(item, marker)
-            number += 1
             turned += 1
         at = parent.index(lst)
         tail = lst.tail
         parent.remove(lst)
         for k, block in enumerate(blocks):
             parent.insert(at + k, block)
-        if tail and tail.strip():
+        if blocks and tail and tail.strip():
             blocks[-1].tail = (blocks[-1].tail or "") + tail
     return turned
 
 
-def _start(lst: lxml_html.HtmlElement) -> int:
-    start = lst.get("start", "1")
-    return int(start) if start.lstrip("-").isdigit() else 1
+def _markers(lst: lxml_html.HtmlElement, items: list[lxml_html.HtmlElement]) -> list[str]:
+    """Each item's marker as a reader sees it: its number in an ordered list (from ``start``, counting down
+    in a ``reversed`` one, an item's ``value`` setting the count), a bullet otherwise."""
+    if lst.tag != "ol":
+        return ["• "] * len(items)
+    down = lst.get("reversed") is not None
+    number = _integer(lst.get("start"), len(items) if down else 1)
+    out = []
+    for item in items:
+        number = _integer(item.get("value"), number)
+        out.append(f"{number}. ")
+        number += -1 if down else 1
+    return out
+
+
+def _integer(text: str | None, default: int) -> int:
+    try:
+        return int((text or "").strip())
+    except ValueError:
+        return default
 
 
 def _item_blocks(item: lxml_html.HtmlElement, marker: str) -> list[lxml_html.HtmlElement]:
@@ -77,24 +96,26 @@ def _item_blocks(item: lxml_html.HtmlElement, marker: str) -> list[lxml_html.Htm
             out.append(child)
         else:
             paragraph().append(child)
-        if tail and tail.strip():
+        if tail and (tail.strip() or run is not None):  # white space between inline elements is kept
             if run is None:
                 paragraph().text = tail
+            elif len(run):
+                run[-1].tail = (run[-1].tail or "") + tail
             else:
-                last = run[-1] if len(run) else None
-                if last is None:
-                    run.text = (run.text or "") + tail
-                else:
-                    last.tail = (last.tail or "") + tail
-    first = out[0] if out else None
-    if first is not None and first.tag == "p":
+                run.text = (run.text or "") + tail
+    out = [block for block in out if _has_content(block)]
+    if not out:
+        return []  # an empty item: nothing to number
+    first = out[0]
+    if first.tag == "p":
         first.text = marker + (first.text or "").lstrip()
     else:
         opener = lxml_html.Element("p")
         opener.text = marker.strip()
         out.insert(0, opener)
-    return [block for block in out if _has_content(block)]
+    return out
 
 
 def _has_content(block: etree._Element) -> bool:
-    return bool("".join(block.itertext()).strip()) or block.tag in ("pre", "table")
+    """Text, or an element that shows something without text (an image, a table's cells)."""
+    return bool("".join(block.itertext()).strip()) or len(block) > 0 or block.tag in ("pre", "table", "img")

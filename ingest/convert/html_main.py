@@ -92,27 +92,36 @@ _DECLARED = re.compile(rb"^\xef\xbb\xbf|^\xff\xfe|^\xfe\xff|<meta[^>]+charset|<\
 
 
 def decoded_html(raw: bytes | str) -> bytes | str:
-    """The page as lxml should read it, without control characters: as it is when it declares its encoding;
-    else as UTF-8 text when it is valid UTF-8. lxml reads undeclared bytes as Latin-1, so a UTF-8 page
-    without a charset (a page cut out of a larger one, many generated ones) would read "a â`@`â" for
-    "a ‘@’"."""
-    if isinstance(raw, str):
-        return raw.translate(_NO_CONTROLS)
-    if _DECLARED.search(raw[:4096]):
-        # Control bytes are the same in every ASCII-compatible encoding; a UTF-16 page (its byte order mark)
-        # is read as it is.
-        return raw if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.translate(None, _CONTROL_BYTES)
+    """The page as lxml should read it: as it is when it declares its encoding; else as UTF-8 text when it
+    is valid UTF-8. lxml reads undeclared bytes as Latin-1, so a UTF-8 page without a charset (a page cut
+    out of a larger one, many generated ones) would read "a â`@`â" for "a ‘@’"."""
+    if isinstance(raw, str) or _DECLARED.search(raw[:4096]):
+        return raw
     try:
-        return raw.decode("utf-8").translate(_NO_CONTROLS)
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
-        return raw.translate(None, _CONTROL_BYTES)
+        return raw
 
 
-#: C0 control characters other than tab and line breaks: no text shows them, and lxml refuses a tree edit
-#: that carries one ("All strings must be XML compatible"), which had failed SQLAlchemy's pages whose code
-#: samples hold a literal U+0001.
-_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
-_NO_CONTROLS = dict.fromkeys(_CONTROL_BYTES)
+def _without_controls(tree: lxml_html.HtmlElement) -> None:
+    """Every text of the parsed page without control characters (and noncharacters): no page shows them, and
+    lxml refuses any later edit of the tree that carries one ("All strings must be XML compatible"), which
+    had failed SQLAlchemy's pages whose code samples hold a literal U+0001. Read from the parsed tree, not
+    the bytes: an encoding such as ISO-2022-JP is built on escape bytes, and a reference (``&#1;``) is one
+    only once parsed. A form feed or a vertical tab is white space, as HTML reads it."""
+    for element in tree.iter():
+        for attribute in ("text", "tail"):
+            value = getattr(element, attribute)
+            if value and _CONTROL.search(value):
+                setattr(element, attribute, _CONTROL.sub(_as_read, value))
+
+
+def _as_read(match: re.Match[str]) -> str:
+    return " " if match.group() in "\x0b\x0c" else ""
+
+
+#: C0 control characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 #: A page with a refresh to another page and fewer letters of text than this is only a redirect.
@@ -189,6 +198,7 @@ def clean_html(raw: bytes | str, max_elements: int | None = None) -> CleanedHtml
 
 def _clean(raw: bytes | str, max_elements: int | None, *, refine: bool) -> CleanedHtml:
     tree = lxml_html.document_fromstring(decoded_html(raw))
+    _without_controls(tree)
     if max_elements is not None:
         total = sum(1 for _ in tree.iter())
         if total > 4 * max_elements:
