@@ -138,6 +138,14 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         "Techniques to do so within specific debugging scenarios include the following. As an example, we "
         "will use the UUID datatype:\n\n```\nstmt = select(t)\nprint(stmt)\n```\n"
     )
+    # A sentence about the code above it ("The above example ...") says nothing without it.
+    chord = readable(
+        "The chord primitive adds a callback to be called when all of the tasks have finished:\n\n"
+        "```\n>>> res = chord(tasks, xsum.s())()\n>>> res.get()\n```\n\n"
+        "The above example creates 10 tasks that all start in parallel. A chord's body can be immutable.\n"
+    )
+    assert not any(q.startswith("The above example") for q in quoted(chord))
+    assert "A chord's body can be immutable." in quoted(chord)
     assert quoted(announced) == [
         "As an example, we will use the UUID datatype:\nstmt = select(t)\nprint(stmt)"
     ]
@@ -713,6 +721,15 @@ def test_windows_of_one_passage_that_each_answer_are_quoted_as_one_span() -> Non
     )
     steps = joined([((0, w), 2.0) for w in windows(fork)], [fork], floor=-1.0)
     assert [fork.text[w.start : w.end].endswith("p.start()") for (_, w), _ in steps] == [True, False]
+    # The same span whatever the order of the scores: a window inside it is never quoted again on its own.
+    pool = readable(
+        "The pool holds connections for reuse.\n\nSet its size with pool_size.\n\nTo set it, write:\n\n"
+        "```\nengine = create_engine(url, pool_size=5)\n```\n"
+    )
+    parts = windows(pool)
+    for scores in ((0.9, 0.85, 0.8), (0.9, 0.8, 0.85)):
+        spans = joined([((0, w), x) for w, x in zip(parts, scores, strict=True)], [pool], floor=-1.0)
+        assert [(w.start, w.end) for (_, w), _ in spans] == [(0, len(pool.text))]
     # A line that is no statement (a page's language menu) heads no other quote.
     menu = readable("Available Languages: en | fr | ja | ko | tr\n\nThis document explains the core server.")
     line, statement = Window(0, 43, "sentence"), Window(45, len(menu.text), "sentence")

@@ -59,10 +59,13 @@ def joined(
             spans[k] = union
             steps.add(k)
             absorbed.add((k, w))
+    # A window inside its passage's span says nothing the span does not (one the span took in after
+    # passing it over, or a line that is no statement): only the span is quoted.
     return [
         ((k, spans[k] if lead.get(k) == w else w), score)
         for (k, w), score in ordered
         if (k, w) not in absorbed
+        and (lead.get(k) == w or k not in steps or not (spans[k].start <= w.start and w.end <= spans[k].end))
     ]
 
 

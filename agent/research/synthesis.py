@@ -365,7 +365,8 @@ def _stands_in(a: Evidence, b: Evidence, *, core: bool = True) -> bool:
     if a.document_key == b.document_key:
         return True
     flat_said = " ".join(said.split())
-    return len(flat_said.split()) >= OVERLAP_WORDS and flat_said.endswith((".", "!", "?"))
+    closed = flat_said.rstrip("\"'”’)]")  # a sentence that ends in a quotation or a bracket
+    return len(flat_said.split()) >= OVERLAP_WORDS and closed.endswith((".", "!", "?"))
 
 
 def _inside(a: Evidence, b: Evidence) -> bool:
