@@ -538,3 +538,11 @@ def test_a_list_whose_items_hold_code_reads_as_steps_with_their_code() -> None:
     ).html
     assert "<p>3. <code>a</code> b:</p><pre>x</pre><p>7. c</p><p>6. d</p>" in cleaned
     assert "<ul>loose text<li>e:<pre>y</pre></li><p>a note</p></ul>" in cleaned
+    # A bulleted item is a list item of its own over its code (a paragraph's "- " would be written as a
+    # bullet character that then opens the quote).
+    bullets = b"<ul><li><p>Set the size:</p><pre>pool_size=5</pre></li><li>Or leave it.</li></ul>"
+    markdown = convert_bytes(
+        b"<html><body><div class='body'><h1>T</h1>" + bullets + b"</div></body></html>",
+        "http://127.0.0.1/bullets.html",
+    ).markdown
+    assert "- Set the size:\n\n```\npool_size=5\n```\n\n- Or leave it." in markdown
