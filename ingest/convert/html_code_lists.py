@@ -16,11 +16,12 @@ from __future__ import annotations
 from lxml import etree
 from lxml import html as lxml_html
 
+from sleuth.ingest.convert.html_entries import blocks_of
+
 __all__ = ["code_lists_as_blocks"]
 
 #: The marker of a bulleted list's item.
 _BULLET = "- "
-_BLOCKS = frozenset("p div ul ol dl pre table blockquote figure section aside h1 h2 h3 h4 h5 h6".split())
 
 
 def code_lists_as_blocks(main: lxml_html.HtmlElement) -> int:
@@ -76,51 +77,24 @@ def _integer(text: str | None, default: int) -> int:
 
 
 def _item_blocks(item: lxml_html.HtmlElement, marker: str) -> list[lxml_html.HtmlElement]:
-    """The item's content as blocks: its inline runs each a paragraph, its blocks as they are; the first
-    paragraph opened by ``marker`` (a paragraph of the marker alone when the item opens with a block that is
-    none, such as its code)."""
-    out: list[lxml_html.HtmlElement] = []
-    run: lxml_html.HtmlElement | None = None
-
-    def paragraph() -> lxml_html.HtmlElement:
-        nonlocal run
-        if run is None:
-            run = lxml_html.Element("p")
-            out.append(run)
-        return run
-
-    if item.text and item.text.strip():
-        paragraph().text = item.text
-    for child in list(item):
-        tail, child.tail = child.tail, None
-        if isinstance(child.tag, str) and child.tag in _BLOCKS:
-            run = None
-            out.append(child)
-        else:
-            paragraph().append(child)
-        if tail and (tail.strip() or run is not None):  # white space between inline elements is kept
-            if run is None:
-                paragraph().text = tail
-            elif len(run):
-                run[-1].tail = (run[-1].tail or "") + tail
-            else:
-                run.text = (run.text or "") + tail
-    out = [block for block in out if _has_content(block)]
+    """The item's content as blocks (``html_entries.blocks_of``: its inline runs each a paragraph, its blocks
+    as they are), the first opened by ``marker`` (a paragraph of the marker alone when the item opens with a
+    block that is none, such as its code), or made a bulleted item of its own."""
+    out = [block for block in blocks_of(item) if _has_content(block)]
     if not out:
         return []  # an empty item: nothing to number
     first = out[0]
     if marker == _BULLET:
         # A bullet's item: its first paragraph a list of one item (Docling writes a paragraph's leading
         # "- " as a bullet character, which would then open the quote).
-        bullet = lxml_html.Element("ul")
-        entry = etree.SubElement(bullet, "li")
+        # An item that opens with a block (its code) is that block: no empty bullet over it.
         if first.tag == "p":
+            bullet = lxml_html.Element("ul")
+            entry = etree.SubElement(bullet, "li")
             entry.text = first.text
             for child in list(first):
                 entry.append(child)
             out[0] = bullet
-        else:
-            out.insert(0, bullet)
     elif first.tag == "p":
         first.text = marker + (first.text or "").lstrip()
     else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from lxml import etree
 from lxml import html as lxml_html
 
-__all__ = ["entries_as_sections"]
+__all__ = ["blocks_of", "entries_as_sections"]
 
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 #: The blocks a description may hold; two of them make it a section's text, not a definition's line.
@@ -163,7 +163,7 @@ def _turn(dl: lxml_html.HtmlElement, level: int, *, headings: bool) -> int:
                 terms.append(text)
         elif tag == "dd":
             close_terms()
-            flow.extend(_blocks_of(entry))
+            flow.extend(blocks_of(entry))
         elif tag:
             close_terms()
             flow.append(entry)  # a <div> grouping entries (HTML allows it) keeps its content
@@ -195,9 +195,9 @@ def _turn(dl: lxml_html.HtmlElement, level: int, *, headings: bool) -> int:
     return turned
 
 
-def _blocks_of(dd: lxml_html.HtmlElement) -> list[lxml_html.HtmlElement]:
-    """A description's content as blocks: the text and inline elements before its first block (and those
-    between blocks) in paragraphs of their own, each block as it is."""
+def blocks_of(dd: lxml_html.HtmlElement) -> list[lxml_html.HtmlElement]:
+    """An element's content as blocks (a description's, a list item's): the text and inline elements before
+    its first block (and those between blocks) in paragraphs of their own, each block as it is."""
     out: list[lxml_html.HtmlElement] = []
     lead: lxml_html.HtmlElement | None = None
 
