@@ -516,7 +516,7 @@ _ABOUT_THE_CODE_ABOVE = re.compile(
     re.I,
 )
 #: A quote that ends by announcing what follows it.
-_ANNOUNCED_AT_END = re.compile(r"\b(?:the\s+following|as\s+follows)\W*$", re.I)
+_ANNOUNCED_AT_END = re.compile(rf"{_ANNOUNCES.pattern}\W*$", re.I)
 
 
 def _announces(sentence: str, spans: Sequence[tuple[int, int]], text: str) -> bool:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -109,15 +110,24 @@ def _without_controls(tree: lxml_html.HtmlElement) -> None:
     had failed SQLAlchemy's pages whose code samples hold a literal U+0001. Read from the parsed tree, not
     the bytes: an encoding such as ISO-2022-JP is built on escape bytes, and a reference (``&#1;``) is one
     only once parsed. A form feed or a vertical tab is white space, as HTML reads it."""
-    for element in tree.iter():
-        for attribute in ("text", "tail"):
-            value = getattr(element, attribute)
-            if value and _CONTROL.search(value):
-                setattr(element, attribute, _CONTROL.sub(_as_read, value))
+    _each_text(tree, _no_controls)
+
+
+def _no_controls(text: str) -> str:
+    return _CONTROL.sub(_as_read, text) if _CONTROL.search(text) else text
 
 
 def _as_read(match: re.Match[str]) -> str:
     return " " if match.group() in "\x0b\x0c" else ""
+
+
+def _each_text(root: lxml_html.HtmlElement, rewrite: Callable[[str], str]) -> None:
+    """Every text under ``root`` (an element's, and the tail after each element but ``root``) rewritten."""
+    for node in root.iter():  # elements, and comments and processing instructions for their tails
+        if isinstance(node.tag, str) and node.text:
+            node.text = rewrite(node.text)
+        if node is not root and node.tail:
+            node.tail = rewrite(node.tail)
 
 
 #: C0 control characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF.
@@ -466,11 +476,7 @@ def _text_as_written(main: lxml_html.HtmlElement) -> None:
     in a paragraph but as plain text in a definition's term or a table's cell (Celery's
     ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''"); and each option's "--" that
     smart quotes made an en dash given back its two hyphens (``_OPTION_DASH``)."""
-    for node in main.iter():  # elements, and comments and processing instructions for their tails
-        if isinstance(node.tag, str) and node.text:
-            node.text = _as_written(node.text)
-        if node is not main and node.tail:
-            node.tail = _as_written(node.tail)
+    _each_text(main, _as_written)
 
 
 def _as_written(text: str) -> str:
