@@ -146,6 +146,17 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     )
     assert not any(q.startswith("The above example") for q in quoted(chord))
     assert "A chord's body can be immutable." in quoted(chord)
+    # "There are a few settings which ..." names none of them (Django's upload guide; the settings stand
+    # on another page); a sentence that names them, or counts, says something.
+    vague = readable(
+        "There are a few settings which control Django's file upload behavior.\n\n"
+        "There are 206 bones in the adult human body.\n\n"
+        "There are several ways to run it: locally and in a container.\n"
+    )
+    assert quoted(vague) == [
+        "There are 206 bones in the adult human body.",
+        "There are several ways to run it: locally and in a container.",
+    ]
     assert quoted(announced) == [
         "As an example, we will use the UUID datatype:\nstmt = select(t)\nprint(stmt)"
     ]

@@ -517,6 +517,14 @@ _ABOUT_THE_CODE_ABOVE = re.compile(
 )
 #: A quote that ends by announcing what follows it.
 _ANNOUNCED_AT_END = re.compile(rf"{_ANNOUNCES.pattern}\W*$", re.I)
+#: A sentence that says there are some things and names none, then stops: "There are a few settings which
+#: control Django's file upload behavior." (what they are stands after it; "There are several ways ...:
+#: ..." names them). A count is a fact ("There are 206 bones in the adult human body"): not this.
+_VAGUELY_MANY = re.compile(
+    r"^there\s+(?:are|exist)\s+(?:a\s+few|a\s+number\s+of|several|some|many|various|numerous|multiple)\s+"
+    r"[^:;.!?]*\.$",
+    re.I,
+)
 
 
 def _announces(sentence: str, spans: Sequence[tuple[int, int]], text: str) -> bool:
@@ -681,6 +689,8 @@ def _worth_quoting(text: str, kind: str) -> bool:
         # "The above example creates 10 tasks that all start in parallel, and ... sent to the xsum task." is
         # about code its quote does not hold (Celery's chord, whose own sentence and code stand above it, in
         # the chunk before): it says nothing alone.
+        return False
+    if kind == "sentence" and _VAGUELY_MANY.match(" ".join(text.split())):
         return False
     if kind == "sentence" and _ANNOUNCED_AT_END.search(text):
         # What it announces is not in the quote (too long to take in, or further down than its list):
