@@ -86,12 +86,32 @@ class Citation:
         todo = [e for e in items if e.relevance == 0.0]
         if not todo:
             return items
-        contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in todo]
-        best = [float("-inf")] * len(todo)
-        for ask in self.request.asks[:MAX_ASKS]:
-            # ("... use when I don't set one?" judged as "... use by default?" too: ``by_default``)
+        rows = self._judged(self.request.asks[:MAX_ASKS], todo)
+        best = [max(column) for column in zip(*rows, strict=True)] if rows else [float("-inf")] * len(todo)
+        judged = {e.id: round(b, 4) for e, b in zip(todo, best, strict=True)}
+        return [e.model_copy(update={"relevance": judged[e.id]}) if e.id in judged else e for e in items]
+
+    def answers_to(self, asks: Sequence[str], items: Sequence[Evidence]) -> dict[str, dict[str, float]]:
+        """How well each piece answers each of ``asks``, by id: the parts of a question that joins two ("Are
+        foreign key constraints enforced by default, and how do I turn enforcement on?"), each answered by
+        its own best quote whichever search found it (a quote is the ledger's once, under the first
+        question that found it)."""
+        scores = self._judged(asks, items)
+        return {
+            ask: {e.id: round(s, 4) for e, s in zip(items, row, strict=True)}
+            for ask, row in zip(asks, scores, strict=True)
+        }
+
+    def _judged(self, asks: Sequence[str], items: Sequence[Evidence]) -> list[list[float]]:
+        """The judge's score of each piece (its quote in context) for each ask, one row per ask; an ask that
+        asks what happens when nothing is set is judged as asking for the default too ("... use when I
+        don't set one?" as "... use by default?": ``by_default``)."""
+        contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in items]
+        rows: list[list[float]] = []
+        for ask in asks:
+            best = [float("-inf")] * len(items)
             for form in filter(None, (ask, by_default(ask))):
                 for k, score in enumerate(self.judge(form, contexts)):
                     best[k] = max(best[k], score)
-        judged = {e.id: round(b, 4) for e, b in zip(todo, best, strict=True)}
-        return [e.model_copy(update={"relevance": judged[e.id]}) if e.id in judged else e for e in items]
+            rows.append(best)
+        return rows

@@ -166,6 +166,15 @@ class ResearchRun:
             await source.aclose()
         self.steps.close()
 
+    def _summary_asks(self) -> list[str]:
+        """The questions the summary answers one by one: a long request's asks (in the form that answered
+        them), or the parts of a short question that joins two ("Are foreign key constraints enforced by
+        default, and how do I turn enforcement on?"): each part gets its own best answer first, where three
+        quotes on whether they are enforced had crowded out how to turn them on."""
+        if self.request.long:
+            return [self.state.answered_as.get(a, a) for a in self.request.asks]
+        return self.request.asks[1:]
+
     def _event(self, kind: type[RunEvent], **fields: Any) -> Any:
         self._seq += 1
         return kind(run_id=self.run_id, seq=self._seq, at=time.time(), **fields)
@@ -213,6 +222,13 @@ class ResearchRun:
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)
         written: list[Written] = []
+        asks = self._summary_asks()
+        # A short question's parts are judged against every piece cited: each part's best answer first.
+        answers = (
+            await asyncio.to_thread(self.citation.answers_to, asks, chosen)
+            if asks and not self.request.long
+            else None
+        )
         for spec in self.template.sections:
             if spec.kind == "summary":
                 before = summarize(
@@ -220,11 +236,10 @@ class ResearchRun:
                     findings,
                     routed.get(spec.id, []),
                     evidence,
-                    asks=[self.state.answered_as.get(a, a) for a in self.request.asks]
-                    if self.request.long
-                    else (),
+                    asks=asks,
                     floor=self.options.topic_floor,
                     history_last=not asks_about_changes(self.query),
+                    answers=answers,
                 )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)

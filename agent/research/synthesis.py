@@ -105,6 +105,7 @@ def summarize(
     asks: Sequence[str] = (),
     floor: float = float("-inf"),
     history_last: bool = False,
+    answers: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
@@ -114,6 +115,9 @@ def summarize(
     order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
     the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
     answers whatever ``max_claims`` says.
+
+    ``answers``: how well each piece of evidence answers an ask, by ask and id, where the judge read them
+    (a short question's parts); an ask not in it is answered by the evidence its own search found.
 
     ``history_last``: the request does not ask what changed, so a claim from a change log or release notes
     (``history.is_history``) comes after those that say how things are, each ask's answer too."""
@@ -129,6 +133,9 @@ def summarize(
     ]
 
     def relevance(claim: Claim, ask: str | None = None) -> float:
+        if ask is not None and answers is not None and ask in answers:
+            scores = answers[ask]
+            return max((scores[i] for i in claim.evidence_ids if i in scores), default=float("-inf"))
         return max(
             (
                 evidence[i].relevance
