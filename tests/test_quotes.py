@@ -2165,6 +2165,14 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
         "E2",
     ]
     assert summarize(spec, findings, [], evidence)[0].evidence_ids == ["E1"]
+    # ... and in a findings section, the change log's claims stand last, the first to spill over into the
+    # section that takes the rest (Details).
+    from sleuth.agent.research.synthesis import groups, select  # noqa: PLC0415
+
+    scored = [e.model_copy(update={"score": e.relevance}) for e in (old, notes, manual)]
+    shown = select(groups(scored), 3, history_last=True)
+    assert [g.items[0].id for g in shown] == ["E3", "E1", "E2"]
+    assert [g.items[0].id for g in select(groups(scored), 3)] == ["E1", "E2", "E3"]
 
 
 def test_a_quote_that_names_more_is_not_hidden_under_a_short_one() -> None:

@@ -30,7 +30,7 @@ from sleuth.agent.research.claim_names import heading_of, person_named, pointed_
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.history import is_history
+from sleuth.agent.research.history import asks_about_changes, is_history
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import (
     measures,
@@ -87,11 +87,12 @@ class ExtractiveSynthesizer:
         self, template: Template, routed: Mapping[str, Sequence[Evidence]], request: Request
     ) -> dict[str, list[Claim]]:
         claims: dict[str, list[Claim]] = {}
+        history_last = not asks_about_changes(request.text)
         for section in template.sections:
             if section.kind == "summary":
                 continue
             candidates = groups(routed.get(section.id, []))
-            picked = select(candidates, section.max_claims)
+            picked = select(candidates, section.max_claims, history_last=history_last)
             claims[section.id] = [*map(claim_of, picked), *conflicts(picked, candidates)]
         return claims
 
@@ -431,14 +432,18 @@ def _newest_first(evidence: Evidence) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in date) if date else "\U0010ffff"
 
 
-def select(candidates: list[Group], limit: int) -> list[Group]:
+def select(candidates: list[Group], limit: int, *, history_last: bool = False) -> list[Group]:
     """Every pinned or backbone group, and the ``limit`` best of the others, each document's later quotes
     counting for less (several documents say more than one document twice, but a document's second answer
     is worth more than another's quote that barely touches the question); backbone evidence never takes an
     answer's place (the search's top documents are cited beside the answers, not instead of them).
 
     Shown pinned first, then by how well each answers: a top document the search ranked high but whose best
-    quote barely touches the question stands below the answers."""
+    quote barely touches the question stands below the answers. ``history_last``: the request does not ask
+    what changed, so a claim that only a change log says (``history.is_history``) comes after those that say
+    how things are, and is the first to spill over into the section that takes a full section's rest
+    (SQLite's "Bug fix: Fix column default values expressions ..." had stood among the key findings on
+    rejecting values of the wrong type)."""
     ordered = sorted(candidates, key=lambda g: -g.score)
     kept = [g for g in ordered if g.backbone or any(e.pinned for e in g.items)]
     rest = [g for g in ordered if g not in kept]
@@ -453,7 +458,14 @@ def select(candidates: list[Group], limit: int) -> list[Group]:
         for d in best.documents:
             said[d] = said.get(d, 0) + 1
     chosen = [*kept, *picked]
-    return sorted(chosen, key=lambda g: (not any(e.pinned for e in g.items), -g.weight))
+    return sorted(
+        chosen,
+        key=lambda g: (
+            not any(e.pinned for e in g.items),
+            history_last and all(is_history(e) for e in g.items),
+            -g.weight,
+        ),
+    )
 
 
 def _same_subject(a: str, b: str) -> bool:
