@@ -2151,6 +2151,13 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
         section_path="borg create > options", quote="lz4 is the default.", relevance=3.0,
     )  # fmt: skip
     assert is_history(old) and is_history(notes) and not is_history(manual)
+    sqlite = Evidence(
+        id="E4", quote="Bug fix: ...", title="Release History Of SQLite",
+        section_path="Release History > 2015-01-20 (3.8.8.1)",
+    )  # fmt: skip
+    assert is_history(sqlite)
+    # (a number alone is a section's, not a release's)
+    assert not is_history(sqlite.model_copy(update={"title": "", "section_path": "3.8.8.1 Limits"}))
     assert not asks_about_changes("What compression does borg use by default?")
     assert asks_about_changes("What changed in 1.2 when I upgrade from 1.1?")
     assert asks_about_changes("Which changes between Django 3.2 and 4.0 break our code?")

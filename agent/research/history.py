@@ -1,11 +1,12 @@
 """History: passages that say how a thing changed, not how it is.
 
 A manual's change log and release notes ("Version 0.29.0 (2015-12-13)", "Notes for BIND 9.18.48 > Bug
-Fixes", "Release Notes", "What's New") share every word with a question about an option: "changed the
-default --lock-wait from infinity to 1 second", "create --compression none (default, ...)" (borg's 2015
-change log, since superseded), "Fix a crash triggered by rndc modzone". The cross-encoder reads them as
-answers. They are evidence, and stay in the report's findings; but unless the request asks what changed
-(a version, an upgrade, a deprecation), the direct answer takes the passages that say how things are first.
+Fixes", "Release Notes", "What's New", SQLite's "Release History > 2015-01-20 (3.8.8.1)") share every word
+with a question about an option: "changed the default --lock-wait from infinity to 1 second", "create
+--compression none (default, ...)" (borg's 2015 change log, since superseded), "Fix a crash triggered by
+rndc modzone". The cross-encoder reads them as answers. They are evidence, and stay in the report; but unless
+the request asks what changed (a version, an upgrade, a deprecation), the direct answer and each findings
+section take the passages that say how things are first.
 
 Such a passage is recognised by the document's own labels (its title or a heading of its section path),
 not by its words: the document says it is a history of changes.
@@ -21,8 +22,12 @@ from sleuth.agent.research.text import path_parts
 __all__ = ["asks_about_changes", "is_history"]
 
 _VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
+_DATE = r"(?:19|20)\d\d-\d\d-\d\d"
 _LABEL = re.compile(
-    r"\b(?:change\s?log|release\s+notes?|what'?s\s+new)\b"
+    r"\b(?:change\s?log|release\s+notes?|release\s+history|version\s+history|what'?s\s+new)\b"
+    # A release's own heading, its date then its version: SQLite's "Release History > 2015-01-20 (3.8.8.1)"
+    # (a version then its date is ``_DATED``'s).
+    rf"|^{_DATE}\s*\(\s*{_VERSION}\s*\)$"
     rf"|\b(?:changes|news|notes)\s+(?:in|for)\b.*?\b{_VERSION}"
     r"|^(?:changes|news|change\s+log)$"
     rf"|^(?:version|release)\s+{_VERSION}(?:\s*\(.*\))?$",
