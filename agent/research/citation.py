@@ -91,16 +91,24 @@ class Citation:
         judged = {e.id: round(b, 4) for e, b in zip(todo, best, strict=True)}
         return [e.model_copy(update={"relevance": judged[e.id]}) if e.id in judged else e for e in items]
 
-    def answers_to(self, asks: Sequence[str], items: Sequence[Evidence]) -> dict[str, dict[str, float]]:
+    def answers_to(
+        self, asks: Sequence[str], items: Sequence[Evidence], *, judged: int | None = None
+    ) -> dict[str, dict[str, float]]:
         """How well each piece answers each of ``asks``, by id: the parts of a question that joins two ("Are
-        foreign key constraints enforced by default, and how do I turn enforcement on?"), each answered by
-        its own best quote whichever search found it (a quote is the ledger's once, under the first
-        question that found it)."""
-        scores = self._judged(asks, items)
-        return {
-            ask: {e.id: round(s, 4) for e, s in zip(items, row, strict=True)}
-            for ask, row in zip(asks, scores, strict=True)
-        }
+        foreign key constraints enforced by default, and how do I turn enforcement on?") or a long request's
+        asks, each answered by its own best quote whichever search found it (a quote is the ledger's once,
+        under the first question that found it).
+
+        A piece its ask's own search found keeps the score it was admitted with (judged against that ask
+        then). ``judged``: the others read for each ask, the most direct first (all when ``None``)."""
+        ranked = sorted(items, key=lambda e: -e.relevance)
+        out: dict[str, dict[str, float]] = {}
+        for ask in asks:
+            own = {e.id: e.relevance for e in items if e.question == ask and e.relevance != 0.0}
+            others = [e for e in ranked if e.id not in own][:judged]
+            (row,) = self._judged([ask], others) if others else ([],)
+            out[ask] = {**own, **{e.id: round(s, 4) for e, s in zip(others, row, strict=True)}}
+        return out
 
     def _judged(self, asks: Sequence[str], items: Sequence[Evidence]) -> list[list[float]]:
         """The judge's score of each piece (its quote in context) for each ask, one row per ask; an ask that

@@ -50,6 +50,10 @@ from sleuth.agent.research.synthesis import summarize
 from sleuth.agent.templates import Template
 from sleuth.retrieval.encoders import Encoders
 
+#: A long request's asks are each judged against this many of the most direct pieces besides what their own
+#: searches found (a short question's parts against every piece).
+SUMMARY_JUDGED = 12
+
 
 class ResearchRun:
     def __init__(
@@ -223,10 +227,14 @@ class ResearchRun:
         now = datetime.now(UTC)
         written: list[Written] = []
         asks = self._summary_asks()
-        # A short question's parts are judged against every piece cited: each part's best answer first.
+        # Each ask (a short question's part, a long request's ask) answered first by its best piece, judged
+        # against it: a short question's parts against every piece cited, a long request's asks against the
+        # most direct besides what their own searches found.
         answers = (
-            await asyncio.to_thread(self.citation.answers_to, asks, chosen)
-            if asks and not self.request.long
+            await asyncio.to_thread(
+                self.citation.answers_to, asks, chosen, judged=SUMMARY_JUDGED if self.request.long else None
+            )
+            if asks
             else None
         )
         for spec in self.template.sections:

@@ -117,8 +117,9 @@ def summarize(
     the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
     answers whatever ``max_claims`` says.
 
-    ``answers``: how well each piece of evidence answers an ask, by ask and id, where the judge read them
-    (a short question's parts); an ask not in it is answered by the evidence its own search found.
+    ``answers``: how well each piece of evidence answers an ask, by ask and id, as the judge read them
+    (``Citation.answers_to``): each ask is answered by its best piece whichever search found it (a short
+    question's parts too); an ask not in it is answered by the evidence its own search found.
 
     ``history_last``: the request does not ask what changed, so a claim from a change log or release notes
     (``history.is_history``) comes after those that say how things are, each ask's answer too."""
