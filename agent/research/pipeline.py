@@ -29,6 +29,7 @@ from sleuth.agent.events import (
 )
 from sleuth.agent.report import Claim
 from sleuth.agent.research.admission import Admission
+from sleuth.agent.research.asked_entry import asked_entry
 from sleuth.agent.research.assembly import Written, assemble, section_note
 from sleuth.agent.research.citation import Citation
 from sleuth.agent.research.coverage import cited, section_status
@@ -248,6 +249,7 @@ class ResearchRun:
                     floor=self.options.topic_floor,
                     history_last=not asks_about_changes(self.query),
                     answers=answers,
+                    entry=None if self.request.long else asked_entry(self.query),
                 )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)

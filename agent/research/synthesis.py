@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from sleuth.agent.report import Claim
+from sleuth.agent.research.asked_entry import in_entry
 from sleuth.agent.research.claim_names import heading_of, person_named, pointed_at
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
@@ -107,6 +108,7 @@ def summarize(
     floor: float = float("-inf"),
     history_last: bool = False,
     answers: Mapping[str, Mapping[str, float]] | None = None,
+    entry: str | None = None,
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
@@ -122,7 +124,10 @@ def summarize(
     question's parts too); an ask not in it is answered by the evidence its own search found.
 
     ``history_last``: the request does not ask what changed, so a claim from a change log or release notes
-    (``history.is_history``) comes after those that say how things are, each ask's answer too."""
+    (``history.is_history``) comes after those that say how things are, each ask's answer too.
+
+    ``entry``: the name the question asks about as an entry of a manual ("the Timeout directive":
+    ``asked_entry``); the best claim that stands in that entry and reaches ``floor`` opens the summary."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
     first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
@@ -151,7 +156,16 @@ def summarize(
         known = [evidence[i] for i in claim.evidence_ids if i in evidence]
         return not history_last or not known or not all(is_history(e) for e in known)
 
+    def of_entry(claim: Claim) -> bool:
+        return entry is not None and any(
+            i in evidence and in_entry(evidence[i], entry) for i in claim.evidence_ids
+        )
+
     pool.sort(key=lambda c: (not current(c), -relevance(c)))
+    opening = next((c for c in [*first, *pool] if of_entry(c) and relevance(c) >= floor), None)
+    if opening is not None and opening in pool:
+        pool.remove(opening)
+        pool.insert(0, opening)
     room = max(0, max(section.max_claims, len(asks)) - len(first))
     chosen: list[Claim] = []
     if len(asks) > 1:
@@ -170,8 +184,10 @@ def summarize(
             if len(chosen) < room or routed > float("-inf"):
                 chosen.append(best)
     chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
-    # The summary reads best first: the per-ask answers in the order asked, then the rest by relevance.
-    return [*first, *chosen]
+    # The summary reads best first: the asked entry's claim, the per-ask answers in the order asked, then the
+    # rest by relevance.
+    out = [*first, *chosen]
+    return out if opening is None else [opening, *(c for c in out if c is not opening)]
 
 
 def groups(items: Sequence[Evidence]) -> list[Group]:
