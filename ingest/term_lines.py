@@ -29,6 +29,10 @@ _SIGNATURE = re.compile(
     r"\((?:[^()]|\([^()]*\))*\)(?:\s*(?:→|->)\s*[^\s()]+)?(?:\s*\[source\])?$"
 )
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'", ",")
+#: What a name in code may open with ("-q", "<file>", "$HOME", ".PHONY", "@", "%option").
+_SIGNS = "-<$.@%"
+_OPENING_QUOTES = "'‘\"“`"
+_CLOSING_QUOTES = "'’\"”`"
 
 
 def signature_name(line: str) -> str | None:
@@ -42,12 +46,16 @@ def is_term_line(text: str) -> bool:
     """Whether ``text`` (visible text, not Markdown) is one short line naming a thing, not a sentence nor a
     title: it opens in lower case or with a sign ("-q", "<file>", "$HOME"), or holds a name in code."""
     line = text.strip()
+    if len(line) > 2 and line[0] in _OPENING_QUOTES and line[-1] in _CLOSING_QUOTES:
+        line = line[1:-1].strip()  # Texinfo quotes its terms: "‘-n’", "'--just-print'"
     if "\n" in line or not line or len(line.split()) > TERM_WORDS:
         return False
+    if len(line.split()) == 1 and line[0] in _SIGNS and len(line) > 1:
+        return True  # one name that opens with a sign, whatever it ends with: make's "$?", "$^"
     if line.endswith(_STOPS) and not line.endswith(")"):
         return False
     if signature_name(line) is not None:
         return True
     if line.endswith(")") and not re.search(r"\(\S+\)$", line):
         return False  # a parenthesis closing a sentence, not a default in brackets ("(300s)")
-    return line[0].islower() or line[0] in "-<$.@%" or _CODE_TERM.search(line) is not None
+    return line[0].islower() or line[0] in _SIGNS or _CODE_TERM.search(line) is not None

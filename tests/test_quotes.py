@@ -151,11 +151,15 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     vague = readable(
         "There are a few settings which control Django's file upload behavior.\n\n"
         "There are 206 bones in the adult human body.\n\n"
-        "There are several ways to run it: locally and in a container.\n"
+        "There are several ways to run it: locally and in a container.\n\n"
+        "There are some cases where VACUUM cannot run inside a transaction.\n\n"
+        "There are several ways that you can configure it, including dictConfig.\n"
     )
     assert quoted(vague) == [
         "There are 206 bones in the adult human body.",
         "There are several ways to run it: locally and in a container.",
+        "There are some cases where VACUUM cannot run inside a transaction.",
+        "There are several ways that you can configure it, including dictConfig.",
     ]
     assert quoted(announced) == [
         "As an example, we will use the UUID datatype:\nstmt = select(t)\nprint(stmt)"
@@ -1707,6 +1711,16 @@ def test_a_short_questions_parts_are_each_answered_by_the_judges_best() -> None:
     }
     by_part = summarize(spec, findings, [], evidence, asks=parts, floor=-4.0, answers=judged)
     assert [c.evidence_ids[0] for c in by_part] == ["E1", "E5", "E2"]
+    # Three claims routed to the summary, found by the question as written, fill it: the parts' better
+    # answers stay in the findings, the summary holds its three.
+    routed = [
+        Evidence(id=f"R{n}", chunk_id=f"r{n}", document_id=f"r{n}", quote=f"Routed {n}.", question=whole)
+        for n in range(3)
+    ]
+    judged = {part: {**scores, "R0": 0.0, "R1": 0.0, "R2": 0.0} for part, scores in judged.items()}
+    evidence |= {e.id: e for e in routed}
+    full = summarize(spec, findings, routed, evidence, asks=parts, floor=-4.0, answers=judged)
+    assert len(full) == 3
 
 
 def test_the_entry_a_question_names_opens_its_direct_answer() -> None:
@@ -1720,7 +1734,9 @@ def test_the_entry_a_question_names_opens_its_direct_answer() -> None:
 
     assert asked_entry("What is the default value of the Timeout directive?") == "timeout"
     assert asked_entry("What does the L flag do in a RewriteRule?") == "l"
-    assert asked_entry("What is the default length of the truncate filter?") == "truncate"
+    assert asked_entry("What is the default length of the `truncate` filter?") == "truncate"
+    # (a word in lower case is a word: "the water filter", "the inflation target")
+    assert asked_entry("How often should I replace the water filter?") is None
     assert asked_entry("Can I keep the old directives?") is None
     assert asked_entry("What is the default cascade setting of relationship()?") is None
     assert asked_entry("Does the -a option or the -b option win?") is None  # two names: none
@@ -1754,6 +1770,29 @@ def test_the_entry_a_question_names_opens_its_direct_answer() -> None:
     # ... when it answers at all (its best claim reaches the floor)
     off = summarize(spec, findings, [], evidence, entry="timeout", floor=2.0)
     assert [c.evidence_ids[0] for c in off] == ["E1", "E2", "E3"]
+
+
+def test_texinfo_terms_quoted_or_ending_in_a_sign_are_named_by_their_quotes() -> None:
+    """GNU make's manual (Texinfo): an option's forms set in quotes over one description ("'-n'" /
+    "'--just-print'" / "'--dry-run'" / "'--recon'") are quoted from the first form, and an automatic
+    variable whose name ends in a stop ("$?") is the term of the paragraph under it, as "$<" is."""
+    options = readable(
+        "- **'-n'**\n- **'--just-print'**\n- **'--dry-run'**\n- **'--recon'**\n"
+        '    - "No-op". Causes `make` to print the recipes that are needed to make the targets up to date, '
+        "but not actually execute them.\n"
+    )
+    assert quoted(options) == [
+        "'-n'\n• '--just-print'\n• '--dry-run'\n• '--recon'\n• \"No-op\". Causes make to print the recipes "
+        "that are needed to make the targets up to date, but not actually execute them."
+    ]
+    variables = readable(
+        "**$<**\n\nThe name of the first prerequisite.\n\n**$?**\n\nThe names of all the prerequisites "
+        "that are newer than the target, with spaces between them.\n"
+    )
+    assert quoted(variables) == [
+        "$<\n\nThe name of the first prerequisite.",
+        "$?\n\nThe names of all the prerequisites that are newer than the target, with spaces between them.",
+    ]
 
 
 def test_a_caption_is_no_quote() -> None:
@@ -2210,6 +2249,9 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     assert asks_about_changes("Which changes between Django 3.2 and 4.0 break our code?")
     assert asks_about_changes("Was the default changed in version 3.1?")
     assert not asks_about_changes("What do we have to change in the Flask app itself for the proxy?")
+    assert asks_about_changes("When was SQLite 3.8.8.1 released?")
+    help_page = manual.model_copy(update={"title": "Docs help", "section_path": "Docs > See version history"})
+    assert not is_history(help_page)
     evidence = {e.id: e for e in (old, notes, manual)}
     findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in evidence.values()]}
     spec = TemplateLibrary().load("brief").section("answer")

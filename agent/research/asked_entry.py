@@ -28,6 +28,12 @@ _KINDS = (
 #: "the <name> <kind>": one token between the article and the kind ("the default cascade setting" names no
 #: one thing).
 _ASKED = re.compile(rf"\bthe\s+([^\s,;:?!()]+)\s+(?:{_KINDS})s?\b", re.I)
+#: A name in the form of code: a capital or a digit, a sign, an underscore, a bracket ("Timeout", "L",
+#: "AUTO_CD", "sqlite3", "$?", "-j", "<Directory>"); a word in lower case is a word ("the water filter",
+#: "the inflation target", "the security settings"), unless the question quotes it ("the `truncate`
+#: filter").
+_CODE_LIKE = re.compile(r"[A-Z0-9_$<>()|.@%-]")
+_QUOTES = "`'\"‘’“”"
 #: Words that stand where a name would and are none ("the old directives", "the same option").
 _NOT_NAMES = STOPWORDS | frozenset(
     "default old new same other first last main following right best whole next previous given".split()
@@ -37,13 +43,15 @@ _KIND_WORD = re.compile(rf"\s+(?:{_KINDS})$", re.I)
 
 
 def asked_entry(question: str) -> str | None:
-    """The one name ``question`` asks about as an entry ("Timeout" of "the Timeout directive"), or None (no
-    such name, or two different ones)."""
-    names = {
-        m.group(1).strip("`'\"‘’“”").casefold()
-        for m in _ASKED.finditer(question)
-        if m.group(1).strip("`'\"‘’“”").casefold() not in _NOT_NAMES
-    }
+    """The one name ``question`` asks about as an entry ("timeout" of "the Timeout directive", casefolded), or
+    None (no such name, a word, or two different names)."""
+    names: set[str] = set()
+    for m in _ASKED.finditer(question):
+        written = m.group(1)
+        name = written.strip(_QUOTES)
+        quoted = name != written
+        if name and (quoted or (_CODE_LIKE.search(name) and name.casefold() not in _NOT_NAMES)):
+            names.add(name.casefold())
     return names.pop() if len(names) == 1 else None
 
 

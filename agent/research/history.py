@@ -24,7 +24,7 @@ __all__ = ["asks_about_changes", "is_history"]
 _VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
 _DATE = r"(?:19|20)\d\d-\d\d-\d\d"
 _LABEL = re.compile(
-    r"\b(?:change\s?log|release\s+notes?|release\s+history|version\s+history|what'?s\s+new)\b"
+    r"\b(?:change\s?log|release\s+notes?|what'?s\s+new)\b|^(?:release|version)\s+history\b"
     # A release's own heading, its date then its version: SQLite's "Release History > 2015-01-20 (3.8.8.1)"
     # (a version then its date is ``_DATED``'s).
     rf"|^{_DATE}\s*\(\s*{_VERSION}\s*\)$"
@@ -41,7 +41,8 @@ _CHANGE_ASKED = re.compile(
     r"\b(?:chang(?:e|ed|es)\s+(?:in|since|between|from)\s+(?:[\w.-]+\s+){0,2}?"
     rf"(?:{_VERSION}|(?:the\s+)?(?:versions?|releases?)\b)|what\s+changed|when\s+did\b.*\bchange|new\s+in|"
     r"which\s+version|(?:added|removed|introduced|dropped)\s+in\b|release\s+notes?|deprecat\w*|upgrad\w*|"
-    r"regression|change\s?log|since\s+version|backwards?[- ]incompatible)",
+    r"regression|change\s?log|since\s+version|backwards?[- ]incompatible|released\b|(?:release|version)\s+"
+    r"history)",
     re.I,
 )
 

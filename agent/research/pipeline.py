@@ -235,7 +235,7 @@ class ResearchRun:
             await asyncio.to_thread(
                 self.citation.answers_to, asks, chosen, judged=SUMMARY_JUDGED if self.request.long else None
             )
-            if asks
+            if asks and any(spec.kind == "summary" for spec in self.template.sections)
             else None
         )
         for spec in self.template.sections:

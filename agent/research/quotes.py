@@ -433,6 +433,10 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
     return end
 
 
+#: The quotes a manual sets a term in (Texinfo's "'-n'", "‘--dry-run’").
+_QUOTES = "'‘’\"“”`"
+
+
 def _alias(text: str, before: Block, block: Block) -> bool:
     """``block`` is one more name of the option ``before`` names: both short items in the form of names, at
     one depth, with no blank line between them."""
@@ -440,7 +444,8 @@ def _alias(text: str, before: Block, block: Block) -> bool:
         block.depth == before.depth
         and text.count("\n", before.end, block.start) <= 1
         and all(
-            _is_term_like(text, b) and _NAME_LIKE.search(text[b.start : b.end].strip()) is not None
+            _is_term_like(text, b)
+            and _NAME_LIKE.search(text[b.start : b.end].strip().strip(_QUOTES)) is not None
             for b in (before, block)
         )
     )
@@ -517,12 +522,13 @@ _ABOUT_THE_CODE_ABOVE = re.compile(
 )
 #: A quote that ends by announcing what follows it.
 _ANNOUNCED_AT_END = re.compile(rf"{_ANNOUNCES.pattern}\W*$", re.I)
-#: A sentence that says there are some things and names none, then stops: "There are a few settings which
-#: control Django's file upload behavior." (what they are stands after it; "There are several ways ...:
-#: ..." names them). A count is a fact ("There are 206 bones in the adult human body"): not this.
+#: A sentence that says there are some things that do something and names none, then stops: "There are a
+#: few settings which control Django's file upload behavior." (what they are stands after it; "There are
+#: several ways ...: ..." or "..., including dictConfig" names them; "There are some cases where VACUUM
+#: cannot run ..." says when). A count is a fact ("There are 206 bones in the adult human body"): not this.
 _VAGUELY_MANY = re.compile(
-    r"^there\s+(?:are|exist)\s+(?:a\s+few|a\s+number\s+of|several|some|many|various|numerous|multiple)\s+"
-    r"[^:;.!?]*\.$",
+    r"^there\s+(?:are|is|exist)\s+(?:also\s+)?(?:a\s+few|a\s+number\s+of|several|some|many|various|numerous|"
+    r"multiple)\s+(?:\w+\s+){1,3}(?:which|that)\s+(?:(?!such\s+as|including|e\.g|namely)[^:;.!?])*\.$",
     re.I,
 )
 

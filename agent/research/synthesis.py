@@ -112,12 +112,12 @@ def summarize(
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
-    every piece of backbone evidence that is cited nowhere else.
+    every piece of backbone evidence that is cited nowhere else and the asked entry's claim.
 
-    ``asks``: a long request's questions. Its summary answers each of them first, one claim per ask in the
-    order asked (the claim that answers that ask best, when it reaches ``floor``), then the most direct of
-    the rest: three asks are not answered by three quotes on the first one, and four asks have room for four
-    answers whatever ``max_claims`` says.
+    ``asks``: a long request's questions, or the parts of a short question that joins two. The summary
+    answers each of them first, one claim per ask in the order asked (the claim that answers that ask best,
+    when it reaches ``floor``), then the most direct of the rest: three asks are not answered by three
+    quotes on the first one, and four asks have room for four answers whatever ``max_claims`` says.
 
     ``answers``: how well each piece of evidence answers an ask, by ask and id, as the judge read them
     (``Citation.answers_to``): each ask is answered by its best piece whichever search found it (a short
@@ -127,10 +127,13 @@ def summarize(
     (``history.is_history``) comes after those that say how things are, each ask's answer too.
 
     ``entry``: the name the question asks about as an entry of a manual ("the Timeout directive":
-    ``asked_entry``); the best claim that stands in that entry and reaches ``floor`` opens the summary."""
+    ``asked_entry``); the best claim that stands in that entry, reaches ``floor`` and is no change log's
+    (with ``history_last``) opens the summary."""
     homeless = groups(own)
     must = sum(1 for g in homeless if g.backbone)
-    first = [claim_of(g) for g in select(homeless, max(0, section.max_claims - must))]
+    first = [
+        claim_of(g) for g in select(homeless, max(0, section.max_claims - must), history_last=history_last)
+    ]
     have = {i for c in first for i in c.evidence_ids}
     pool = [
         c
@@ -162,18 +165,23 @@ def summarize(
         )
 
     pool.sort(key=lambda c: (not current(c), -relevance(c)))
-    opening = next((c for c in [*first, *pool] if of_entry(c) and relevance(c) >= floor), None)
-    if opening is not None and opening in pool:
-        pool.remove(opening)
-        pool.insert(0, opening)
+    opening = max(
+        (c for c in [*first, *pool] if of_entry(c) and current(c) and relevance(c) >= floor),
+        key=relevance,
+        default=None,
+    )
     room = max(0, max(section.max_claims, len(asks)) - len(first))
-    chosen: list[Claim] = []
+    # (the entry's claim takes a slot of its own, one more where the routed claims fill the section)
+    chosen: list[Claim] = [opening] if opening is not None and opening in pool else []
+    room = max(room, len(chosen))
     if len(asks) > 1:
         for ask in asks:
             # An ask the routed claims answer already has its slot, unless a findings claim answers it
             # better (a tutorial's "You can run the full test suite ..." is no answer to "which hook aborts
-            # the push" beside githooks' "pre-push — If this hook exits with a non-zero status, ...").
+            # the push" beside githooks' "pre-push — If this hook exits with a non-zero status, ..."); it is
+            # then answered beyond the section's room, as when its own search found a routed claim.
             routed = max((relevance(c, ask) for c in first), default=float("-inf"))
+            owned = any(i in evidence and evidence[i].question == ask for c in first for i in c.evidence_ids)
             best = max(
                 (c for c in pool if c not in chosen),
                 key=lambda c: (current(c) and relevance(c, ask) >= floor, relevance(c, ask)),
@@ -181,7 +189,7 @@ def summarize(
             )
             if best is None or relevance(best, ask) < max(floor, routed) or relevance(best, ask) == routed:
                 continue
-            if len(chosen) < room or routed > float("-inf"):
+            if len(chosen) < room or owned:
                 chosen.append(best)
     chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
     # The summary reads best first: the asked entry's claim, the per-ask answers in the order asked, then the
