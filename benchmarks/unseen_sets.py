@@ -28,7 +28,10 @@ manual: 118 of its 220 pages flattened as Werkzeug's; the 27 changelog pages und
 internals/ pages left out; ingest skips three contents pages) and python-sqlalchemy-doc 1.4.46 (SQLAlchemy's
 Sphinx manual: 129 pages flattened as Werkzeug's, all of core/, orm/, tutorial/ and faq/, errors, glossary,
 intro and the index, PostgreSQL and SQLite dialect pages; changelog/, _modules/ and the other dialects left
-out; ingest skips 14 contents pages: 9,736 chunks); ingest each with ``sleuth ingest DIR --index IDX``.
+out; ingest skips 14 contents pages: 9,736 chunks) and make-doc 4.3-2 (Debian non-free: the GNU make 4.3
+manual as per-chapter HTML, usr/share/doc/make-doc/make.html: its 16 chapters, appendices A-C and the GFDL
+page, 20 files; the 143 one-line redirect pages, the contents and the two index pages left out: 889
+chunks); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
