@@ -471,6 +471,19 @@ def test_sphinx_asides_code_stars_and_option_dashes_are_the_page_s_text() -> Non
     assert "crontab(minute='*'," in text and "hour='*')" in text
 
 
+def test_an_em_dash_between_words_stays_one() -> None:
+    """GNU make's manual (Texinfo) sets em dashes between words without spaces: Docling writes every dash
+    as a hyphen, and "cannot be used&mdash;or at least" read as a hyphenated word, "used-or"."""
+    page = (
+        "<html><head><title>Errors</title></head><body><h1>Errors in Recipes</h1>"
+        "<p>The file is corrupted and cannot be used&mdash;or at least it is not completely updated. "
+        "Pages 10–20; a plain-text hyphen. <code>a—b</code></p></body></html>"
+    ).encode()
+    text = visible_text(convert_bytes(page, "http://127.0.0.1/errors.html").markdown).text
+    assert "cannot be used—or at least" in text
+    assert "Pages 10-20; a plain-text hyphen. a—b" in text
+
+
 def test_a_signature_reads_as_one_name_without_its_source_link() -> None:
     """Sphinx sets a signature's prefix and name in two spans and links "[source]" after it: Docling read
     "Task. retry_backoff_max" and "install_default_entries(data)[source]"."""

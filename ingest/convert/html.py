@@ -25,6 +25,7 @@ class DoclingHtml:
             TooComplexError,
             clean_html,
             links_only,
+            literal_dashes,
             literal_stars,
             page_tree,
             redirect_target,
@@ -57,8 +58,8 @@ class DoclingHtml:
             markdown, pages, title = convert_with_docling(
                 Path(f"{source.stem}.html"), ".html", data=cleaned.html.encode()
             )
-            markdown = literal_stars(markdown)
-            title = title.replace(LITERAL_STAR, "*") if title else title
+            markdown = literal_dashes(literal_stars(markdown))
+            title = literal_dashes(title.replace(LITERAL_STAR, "*")) if title else title
         except Exception as exc:  # Docling wraps parser failures in many exception types
             raise SourceError(source.name, f"HTML conversion failed ({failure_reason(exc)})") from exc
         if not markdown.strip():

@@ -464,6 +464,12 @@ _INLINE_CODE = ("code", "kbd", "samp", "tt")
 LITERAL_STAR = "\ue02a"
 
 
+#: What stands for an em dash while Docling writes its Markdown: Docling writes every dash as a hyphen, and
+#: an em dash set between words without spaces (Texinfo's "cannot be used&mdash;or at least") would read as
+#: one hyphenated word ("used-or"); ``literal_dashes`` puts it back.
+LITERAL_DASH = "\ue014"
+
+
 #: An en dash that opens a word in lower case: docutils' "smart quotes" wrote an option's "--" as one
 #: ("–soft-time-limit"), and Docling, which writes every dash as a hyphen, would name "-soft-time-limit",
 #: an option no program has. Prose sets its en dashes between words and numbers ("10–20", "Paris–Rome").
@@ -474,15 +480,22 @@ def _text_as_written(main: lxml_html.HtmlElement) -> None:
     """Every text of the page, in one pass, as Docling must read it: each "*" replaced by
     ``LITERAL_STAR`` (see ``literal_stars``), in code too, since Docling writes inline code as a code span
     in a paragraph but as plain text in a definition's term or a table's cell (Celery's
-    ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''"); and each option's "--" that
-    smart quotes made an en dash given back its two hyphens (``_OPTION_DASH``)."""
+    ``crontab(minute='*', hour='*')`` had read "crontab(minute='', hour=''"); each em dash replaced by
+    ``LITERAL_DASH`` (see ``literal_dashes``); and each option's "--" that smart quotes made an en dash given
+    back its two hyphens (``_OPTION_DASH``)."""
     _each_text(main, _as_written)
 
 
 def _as_written(text: str) -> str:
-    # (an icon font's glyph at the placeholder's code point is no star: dropped, as quotes drop it)
+    # (an icon font's glyph at a placeholder's code point is no star nor dash: dropped, as quotes drop it)
     text = text.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
+    text = text.replace(LITERAL_DASH, "").replace("\u2014", LITERAL_DASH)
     return _OPTION_DASH.sub("--", text) if "\u2013" in text else text
+
+
+def literal_dashes(text: str) -> str:
+    """Docling's Markdown (or title) of a cleaned page, its em dashes put back."""
+    return text.replace(LITERAL_DASH, "\u2014")
 
 
 #: A fenced code block's fence, and an inline code span (Markdown's: a run of backticks closed by as many).
