@@ -169,6 +169,22 @@ def test_document_ranking_uses_the_best_chunk(
     assert len({d for d, _ in ranked}) == len(ranked) == 4  # one entry per document
 
 
+def test_a_query_is_encoded_alike_whatever_is_asked_with_it(encoders: Encoders) -> None:
+    """The dense model's vector of a text shifts with the other texts of its batch: a research run searched
+    its question in one batch with its asks, and its tenth document was not the tenth of ``sleuth search``
+    (SQLite's STRICT tables page, for "How do I make SQLite reject values of the wrong type in a column?")."""
+    question = "How do I make SQLite reject values of the wrong type in a column?"
+    asks = [
+        "What are the key facts about SQLite reject values wrong type column, and how do strict tables, type "
+        "affinity and CHECK constraints interact in practice?",
+        "Which error code does a datatype mismatch raise?",
+    ]
+    ((alone_dense, alone_sparse),) = encoders.embed_queries([question])
+    (with_dense, with_sparse), *_ = encoders.embed_queries([question, *asks])
+    assert with_dense == alone_dense
+    assert (with_sparse.indices, with_sparse.values) == (alone_sparse.indices, alone_sparse.values)
+
+
 def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:
     store = _open("edge", tmp_path)
     try:
