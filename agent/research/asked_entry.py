@@ -15,7 +15,7 @@ import re
 
 from sleuth.agent.research.claim_names import heading_of
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.text import STOPWORDS
+from sleuth.agent.research.text import QUOTE_MARKS, STOPWORDS
 from sleuth.ingest.term_lines import signature_name
 
 __all__ = ["asked_entry", "in_entry"]
@@ -33,7 +33,6 @@ _ASKED = re.compile(rf"\bthe\s+([^\s,;:?!()]+)\s+(?:{_KINDS})s?\b", re.I)
 #: "the inflation target", "the security settings"), unless the question quotes it ("the `truncate`
 #: filter").
 _CODE_LIKE = re.compile(r"[A-Z0-9_$<>()|.@%-]")
-_QUOTES = "`'\"‘’“”"
 #: Words that stand where a name would and are none ("the old directives", "the same option").
 _NOT_NAMES = STOPWORDS | frozenset(
     "default old new same other first last main following right best whole next previous given".split()
@@ -48,7 +47,7 @@ def asked_entry(question: str) -> str | None:
     names: set[str] = set()
     for m in _ASKED.finditer(question):
         written = m.group(1)
-        name = written.strip(_QUOTES)
+        name = written.strip(QUOTE_MARKS)
         quoted = name != written
         if name and (quoted or (_CODE_LIKE.search(name) and name.casefold() not in _NOT_NAMES)):
             names.add(name.casefold())

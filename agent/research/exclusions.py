@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import STOPWORDS, named_things, path_parts, words
+from sleuth.agent.research.text import QUOTE_MARKS, STOPWORDS, named_things, path_parts, words
 
 __all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remainder", "ruled_out"]
 
@@ -269,7 +269,7 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         return None  # "explain the plaintext authenticator": a verb and its object, the rest of the request
     if len(kept) == 1:
         kept[0] = _ABOUT_IT.sub("", kept[0])  # "RabbitMQ-specific (advice)": RabbitMQ
-    thing = " ".join(kept).strip(" \"'“”‘’")
+    thing = " ".join(kept).strip(" " + QUOTE_MARKS)
     if thing.casefold() in _NOT_THINGS:
         return None  # "Omit the details, just tell me how": what to leave out of the answer, not a thing
     if len(thing) < 3 or not any(w.casefold() not in STOPWORDS for w in words(thing)):

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import STOPWORDS, words
+from sleuth.agent.research.text import QUOTE_MARKS, STOPWORDS, words
 from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
@@ -433,10 +433,6 @@ def _rows_end(blocks: Sequence[Block], k: int) -> int:
     return end
 
 
-#: The quotes a manual sets a term in (Texinfo's "'-n'", "‘--dry-run’").
-_QUOTES = "'‘’\"“”`"
-
-
 def _alias(text: str, before: Block, block: Block) -> bool:
     """``block`` is one more name of the option ``before`` names: both short items in the form of names, at
     one depth, with no blank line between them."""
@@ -445,7 +441,7 @@ def _alias(text: str, before: Block, block: Block) -> bool:
         and text.count("\n", before.end, block.start) <= 1
         and all(
             _is_term_like(text, b)
-            and _NAME_LIKE.search(text[b.start : b.end].strip().strip(_QUOTES)) is not None
+            and _NAME_LIKE.search(text[b.start : b.end].strip().strip(QUOTE_MARKS)) is not None
             for b in (before, block)
         )
     )
@@ -462,7 +458,7 @@ def _is_term_like(text: str, block: Block) -> bool:
         return True
     if len(words(term)) <= SIGNATURE_WORDS and _CODE_NAME.search(term):
         return True  # a signature: "Function: YY_BUFFER_STATE yy_scan_string ( const char *str )"
-    forms = [f.strip(" '‘’\"`") for f in term.split(",")]
+    forms = [f.strip(" " + QUOTE_MARKS) for f in term.split(",")]
     return len(forms) > 1 and all(_NAME_LIKE.search(f) or f.startswith("%") for f in forms)
 
 

@@ -29,6 +29,10 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _MARKUP = re.compile(r"(\*\*|__|`|\[[^\]]*\]\([^)]*\))")
 _EMPHASIS = re.compile(r"(?<![\w*])[*_]([^*_\n]+?)[*_](?![\w*])")
 
+#: The marks a text sets a name or a phrase in (straight, typographic, a backtick): "'-n'", "‘--dry-run’",
+#: "the `truncate` filter".
+QUOTE_MARKS = "'‘’\"“”`"
+
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before being below
     between both but by can could did do does doing down during each few for from further had has have having
