@@ -1605,6 +1605,29 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     assert kept == {"Elimits0": True, "Epragma2": True, "Elimits1": True}
 
 
+def test_a_questions_search_on_topic_is_cited_however_high_its_best_quote_scores() -> None:
+    # FanOutQA's "When were each of the New Seven Wonders of the World constructed?": the page that names
+    # the wonders scores 6.1 and must not push out the pages of the other hops (Petra at -2.7, on the topic
+    # by the absolute floor); the documents of the first hits are cited whatever the judge says (John F.
+    # Kennedy's page, the second hit for the leaders of the Cuban Missile Crisis, at -7.6). A top document
+    # further down that the judge finds off the topic (-7.8) is not.
+    passages = [_hit("wonders", 0), _hit("kennedy", 1), _hit("petra", 6), _hit("colosseum", 8)]
+    items = [
+        _judged("wonders", 0, 6.1),
+        _judged("petra", 6, -2.7),
+        _judged("kennedy", 1, -7.6),
+        _judged("colosseum", 8, -7.8),
+    ]
+    question = Question(id="q3", text="When were the wonders built?", sections=[], origin="query")
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
+    assert kept == {"Ewonders0": True, "Epetra6": True, "Ekennedy1": True}
+    # Off the corpus's topics, nothing is cited by rank alone.
+    off = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    assert all(not e.backbone for e in off.admit(question, items, passages, on_topic=False))
+
+
 def test_an_asks_quote_that_answers_better_than_a_first_hits_is_cited_too() -> None:
     # git's manual, asked "Which hook runs before anything is pushed, and aborts the push?": the ask's first
     # hit is cited by its best quote at -3.4 (a tutorial's "You can run the full test suite ..."); the

@@ -7,9 +7,11 @@ scores each shortlisted window against the question, in its context. What is adm
 
 - for the request's own searches (the request as written, each ask and constraint): the best window of each
   of the top ``backbone_documents`` documents, whenever it is on the request's topic at all
-  (``topic_floor``); of a long request's ask, the documents of its search's first hits whenever their best
-  quote comes within ``topic_gap`` of the ask's best, whatever that floor says (``ASK_HITS``). This is the
-  *backbone*: a report never knows less than a search of its own request;
+  (``topic_floor``, however far above it the best one scores); of a short question on the corpus's topics,
+  the documents of its search's first hits whatever the judge says; of a long request's ask, the documents
+  of its search's first hits whenever their best quote comes within ``topic_gap`` of the ask's best,
+  whatever that floor says (``ASK_HITS``). This is the *backbone*: a report never knows less than a search
+  of its own request;
 - for every question: windows that answer it (``answer_floor``), at most two per passage and
   ``evidence_per_question`` passages per question.
 
@@ -439,7 +441,13 @@ class Admission:
                 # mortality cancers", scores every page that holds one hop of its answer low). When no quote
                 # reaches that floor, the report says no passage answers the request, and shows what the
                 # search found.
-                floor, found_only = relative, not on_topic
+                # A search on the request's topic cites its top documents whenever their best quotes are on
+                # that topic at all (``topic_floor``), however far the best one scores above them: one page
+                # that answers the question word for word ("the Seven Wonders of the Ancient World", 6.1)
+                # must not push out the pages that hold its other hops (Petra's "established possibly as
+                # early as 312 BC", -2.7).
+                floor = min(relative, opts.topic_floor) if on_topic else relative
+                found_only = not on_topic
             elif question.origin == "query" and on_topic is False:
                 floor = float("inf")
             else:
@@ -450,17 +458,23 @@ class Admission:
             # status" scores -9 for "How do I make a script stop as soon as a command fails?"). Their
             # documents are cited by their best quotes within topic_gap of the ask's best, whatever the
             # absolute floor: the report never knows less than the first hits of each ask's search.
-            first = (
-                {p.document_key for p in passages if p.rank < ASK_HITS}
-                if question.origin == "ask" and on_topic and self.long
-                else set()
-            )
+            first: set[str] = set()
+            first_floor = relative
+            if question.origin == "ask" and on_topic and self.long:
+                first = {p.document_key for p in passages if p.rank < ASK_HITS}
+            elif question.origin == "query" and on_topic and not self.long:
+                # A question on the corpus's topics: the documents of its search's first hits are what its
+                # reader sees first, and a multi-hop question's judge scores the page of one hop low (John F.
+                # Kennedy's "President of the United States from 1961 to 1963", the second hit for the ages
+                # of the leaders in the Cuban Missile Crisis, at -7.6): they are cited by their best quotes
+                # whatever the judge says.
+                first, first_floor = {p.document_key for p in passages if p.rank < ASK_HITS}, float("-inf")
             seen: set[str] = set()
             for item in items:
                 key = item.document_key
                 if key in top and key not in seen:
                     seen.add(key)
-                    if item.score >= (relative if key in first else floor):
+                    if item.score >= (first_floor if key in first else floor):
                         backbone.add(item.id)
             if not self.long or question.origin == "query":
                 backbone |= self._best_of_first_hits(items, passages, floor, hits=BACKBONE_HITS)
