@@ -535,6 +535,23 @@ def test_tables_quote_as_they_read() -> None:
             "You can overcome",
             "instead of TestCase.",
         ),
+        # "Then" goes on from the step before it, through "It" to what "it" is (Apache's stopping page).
+        (
+            "Sending the TERM or stop signal to the parent causes it to immediately attempt to kill off all "
+            "of its children. It may take it several seconds to complete killing off its children. Then the "
+            "parent itself exits.",
+            "Then the parent",
+            "Sending the TERM",
+            "itself exits.",
+        ),
+        # "But" says what it contrasts only with the sentence before (SQLite's type affinity).
+        (
+            "SQLite uses a more general dynamic type system. But SQLite does use the declared type of a "
+            "column as a hint that you prefer values in that format.",
+            "But SQLite",
+            "SQLite uses",
+            "in that format.",
+        ),
     ],
 )
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(

@@ -53,7 +53,10 @@ _ABBREVIATION = re.compile(
 #: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
 #: include ..."): its quote takes that sentence along so that it reads alone.
 _BACK_REFERENCE = re.compile(
+    # (a conjunction or "then" continues the sentence before: "Then the parent itself exits.", "But the
+    # limit applies only to ...")
     r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
+    r"then|but|or|and|so|yet|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so)\b"
