@@ -1626,11 +1626,23 @@ def test_a_questions_search_on_topic_is_cited_however_high_its_best_quote_scores
     # FanOutQA's "When were each of the New Seven Wonders of the World constructed?": the page that names
     # the wonders scores 6.1 and must not push out the pages of the other hops (Petra at -2.7, on the topic
     # by the absolute floor); the documents of the first hits are cited whatever the judge says (John F.
-    # Kennedy's page, the second hit for the leaders of the Cuban Missile Crisis, at -7.6). A top document
-    # further down that the judge finds off the topic (-7.8) is not.
-    passages = [_hit("wonders", 0), _hit("kennedy", 1), _hit("petra", 6), _hit("colosseum", 8)]
+    # Kennedy's page, the second hit for the leaders of the Cuban Missile Crisis, at -7.6). Where the
+    # search found no topic by its own measure (a cosine under ``topic_similarity``), the judge's word is
+    # not enough: the cheese market in a brief on the battery market, or a top document the judge
+    # finds off the topic (-7.8).
+    def hit(doc: str, rank: int, similarity: float) -> Passage:
+        return _hit(doc, rank).model_copy(update={"similarity": similarity})
+
+    passages = [
+        hit("wonders", 0, 0.78),
+        hit("kennedy", 1, 0.67),
+        hit("petra", 6, 0.64),
+        hit("cheese", 7, 0.58),
+        hit("colosseum", 8, 0.59),
+    ]
     items = [
         _judged("wonders", 0, 6.1),
+        _judged("cheese", 7, -2.5),
         _judged("petra", 6, -2.7),
         _judged("kennedy", 1, -7.6),
         _judged("colosseum", 8, -7.8),

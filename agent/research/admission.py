@@ -441,12 +441,7 @@ class Admission:
                 # mortality cancers", scores every page that holds one hop of its answer low). When no quote
                 # reaches that floor, the report says no passage answers the request, and shows what the
                 # search found.
-                # A search on the request's topic cites its top documents whenever their best quotes are on
-                # that topic at all (``topic_floor``), however far the best one scores above them: one page
-                # that answers the question word for word ("the Seven Wonders of the Ancient World", 6.1)
-                # must not push out the pages that hold its other hops (Petra's "established possibly as
-                # early as 312 BC", -2.7).
-                floor = min(relative, opts.topic_floor) if on_topic else relative
+                floor = relative
                 found_only = not on_topic
             elif question.origin == "query" and on_topic is False:
                 floor = float("inf")
@@ -458,27 +453,35 @@ class Admission:
             # status" scores -9 for "How do I make a script stop as soon as a command fails?"). Their
             # documents are cited by their best quotes within topic_gap of the ask's best, whatever the
             # absolute floor: the report never knows less than the first hits of each ask's search.
-            first: set[str] = set()
-            first_floor = relative
+            # Per document, how low its best quote may score and still be cited.
+            floors: dict[str, float] = {}
             if question.origin == "ask" and on_topic and self.long:
-                first = {p.document_key for p in passages if p.rank < ASK_HITS}
+                floors = dict.fromkeys((p.document_key for p in passages if p.rank < ASK_HITS), relative)
             elif question.origin == "query" and on_topic and not self.long:
-                # A question on the corpus's topics: the documents of its search's first hits are what its
-                # reader sees first, and a multi-hop question's judge scores the page of one hop low (John F.
-                # Kennedy's "President of the United States from 1961 to 1963", the second hit for the ages
-                # of the leaders in the Cuban Missile Crisis, at -7.6): they are cited by their best quotes
-                # whatever the judge says.
-                first, first_floor = {p.document_key for p in passages if p.rank < ASK_HITS}, float("-inf")
+                # A question on the corpus's topics, in a top document where its search found the topic by
+                # its own measure (the hit's cosine reaches ``topic_similarity``): cited whenever its best
+                # quote is on the topic at all (``topic_floor``), however far the best one scores above it
+                # (one page that answers word for word, "the Seven Wonders of the Ancient World" at 6.1,
+                # must not push out the pages of the other hops, Petra's "one of the New 7 Wonders of the
+                # World" at -2.7), and whatever the judge says when it is one of the first hits (John F.
+                # Kennedy's page, the second hit for the ages of the leaders in the Cuban Missile Crisis, at
+                # -7.6). The cheese festival's "The Freedonian cheese market was worth 90 million florins"
+                # is judged -0.7 for the graphene battery market, but its cosine, 0.58, says that search
+                # found no battery market there.
+                for p in passages:
+                    if p.similarity is not None and p.similarity >= opts.topic_similarity:
+                        low = float("-inf") if p.rank < ASK_HITS else min(relative, opts.topic_floor)
+                        floors[p.document_key] = min(low, floors.get(p.document_key, low))
             seen: set[str] = set()
             for item in items:
                 key = item.document_key
                 if key in top and key not in seen:
                     seen.add(key)
-                    if item.score >= (first_floor if key in first else floor):
+                    if item.score >= floors.get(key, floor):
                         backbone.add(item.id)
             if not self.long or question.origin == "query":
                 backbone |= self._best_of_first_hits(items, passages, floor, hits=BACKBONE_HITS)
-            elif first:
+            elif floors:
                 # ... and each of those first hits by its own best quote, when it comes as near (the
                 # answer to an ask is as often in its page's second hit as in its first).
                 backbone |= self._best_of_first_hits(items, passages, relative, hits=ASK_HITS)
