@@ -484,6 +484,23 @@ def test_an_em_dash_between_words_stays_one() -> None:
     assert "Pages 10-20; a plain-text hyphen. a—b" in text
 
 
+def test_a_backslash_of_the_text_is_no_escape() -> None:
+    """GNU Awk's manual: Docling escapes "_" only and writes "'\\'" bare, which Markdown reads as an escaped
+    quote mark: "to use a '\\' as the field separator" had read "to use a '' as the field separator"."""
+    page = (
+        b"<html><head><title>Separators</title></head><body><h1>Command-Line Field Separator</h1>"
+        b"<p>For example, to use a &lsquo;<samp>\\</samp>&rsquo; as the field separator, type "
+        b"<code>awk -F\\\\ prog</code> on a path such as C:\\dir\\[x] or my\\_name.</p>"
+        b"<pre class='example'># same as FS = \"\\\\\"\nawk -F\\\\\\\\ '...' files\n</pre>"
+        b"</body></html>"
+    )
+    text = visible_text(convert_bytes(page, "http://127.0.0.1/sep.html").markdown).text
+    assert "to use a \u2018\\\u2019 as the field separator" in text or "to use a '\\' as the field" in text
+    assert "awk -F\\\\ prog" in text
+    assert "C:\\dir\\[x] or my\\_name." in text
+    assert 'same as FS = "\\\\"' in text and "awk -F\\\\\\\\ '...' files" in text
+
+
 def test_a_signature_reads_as_one_name_without_its_source_link() -> None:
     """Sphinx sets a signature's prefix and name in two spans and links "[source]" after it: Docling read
     "Task. retry_backoff_max" and "install_default_entries(data)[source]"."""

@@ -21,9 +21,9 @@ class DoclingHtml:
         # Heavy imports, only in conversion workers.
         from sleuth.ingest.convert.docling_backend import convert_with_docling  # noqa: PLC0415
         from sleuth.ingest.convert.html_main import (  # noqa: PLC0415
-            LITERAL_STAR,
             TooComplexError,
             clean_html,
+            in_title,
             links_only,
             literal_dashes,
             literal_stars,
@@ -59,7 +59,7 @@ class DoclingHtml:
                 Path(f"{source.stem}.html"), ".html", data=cleaned.html.encode()
             )
             markdown = literal_dashes(literal_stars(markdown))
-            title = literal_dashes(title.replace(LITERAL_STAR, "*")) if title else title
+            title = literal_dashes(in_title(title)) if title else title
         except Exception as exc:  # Docling wraps parser failures in many exception types
             raise SourceError(source.name, f"HTML conversion failed ({failure_reason(exc)})") from exc
         if not markdown.strip():

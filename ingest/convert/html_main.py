@@ -464,6 +464,13 @@ _INLINE_CODE = ("code", "kbd", "samp", "tt")
 LITERAL_STAR = "\ue02a"
 
 
+#: What stands for a literal backslash of the page's text while Docling writes its Markdown: Docling escapes
+#: "_" only, so a bare backslash before a quote mark or a bracket (GNU Awk's "to use a '\' as the field
+#: separator") would read as a Markdown escape and vanish ("to use a ''"); ``literal_stars`` puts it back,
+#: escaped outside code.
+LITERAL_BACKSLASH = "\ue05c"
+
+
 #: What stands for an em dash while Docling writes its Markdown: Docling writes every dash as a hyphen, and
 #: an em dash set between words without spaces (Texinfo's "cannot be used&mdash;or at least") would read as
 #: one hyphenated word ("used-or"); ``literal_dashes`` puts it back.
@@ -489,6 +496,7 @@ def _text_as_written(main: lxml_html.HtmlElement) -> None:
 def _as_written(text: str) -> str:
     # (an icon font's glyph at a placeholder's code point is no star nor dash: dropped, as quotes drop it)
     text = text.replace(LITERAL_STAR, "").replace("*", LITERAL_STAR)
+    text = text.replace(LITERAL_BACKSLASH, "").replace("\\", LITERAL_BACKSLASH)
     text = text.replace(LITERAL_DASH, "").replace("\u2014", LITERAL_DASH)
     return _OPTION_DASH.sub("--", text) if "\u2013" in text else text
 
@@ -504,14 +512,14 @@ _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
 def literal_stars(text: str) -> str:
-    """Docling's Markdown of a cleaned page, its literal stars put back: as themselves in code (a code span,
-    a fenced block), escaped as Markdown writes them everywhere else."""
+    """Docling's Markdown of a cleaned page, its literal stars and backslashes put back: as themselves in
+    code (a code span, a fenced block), escaped as Markdown writes them everywhere else."""
     out: list[str] = []
     fence: str | None = None
     for line in text.splitlines(keepends=True):
         opening = _FENCE.match(line)
         if fence is not None or opening:
-            out.append(line.replace(LITERAL_STAR, "*"))
+            out.append(_in_code(line))
             if fence is None:
                 fence = opening.group(1) if opening else None
             elif opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
@@ -519,11 +527,24 @@ def literal_stars(text: str) -> str:
             continue
         last = 0
         for span in _CODE_SPAN.finditer(line):
-            out.append(line[last : span.start()].replace(LITERAL_STAR, "\\*"))
-            out.append(span.group().replace(LITERAL_STAR, "*"))
+            out.append(_escaped(line[last : span.start()]))
+            out.append(_in_code(span.group()))
             last = span.end()
-        out.append(line[last:].replace(LITERAL_STAR, "\\*"))
+        out.append(_escaped(line[last:]))
     return "".join(out)
+
+
+def _in_code(text: str) -> str:
+    return text.replace(LITERAL_STAR, "*").replace(LITERAL_BACKSLASH, "\\")
+
+
+def _escaped(text: str) -> str:
+    return text.replace(LITERAL_STAR, "\\*").replace(LITERAL_BACKSLASH, "\\\\")
+
+
+def in_title(text: str) -> str:
+    """A title as Docling gave it, its literal stars and backslashes put back (a title is plain text)."""
+    return text.replace(LITERAL_STAR, "*").replace(LITERAL_BACKSLASH, "\\")
 
 
 def _inline_code(main: lxml_html.HtmlElement) -> None:
