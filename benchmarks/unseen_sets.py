@@ -31,7 +31,9 @@ intro and the index, PostgreSQL and SQLite dialect pages; changelog/, _modules/ 
 out; ingest skips 14 contents pages: 9,736 chunks) and make-doc 4.3-2 (Debian non-free: the GNU make 4.3
 manual as per-chapter HTML, usr/share/doc/make-doc/make.html: its 16 chapters, appendices A-C and the GFDL
 page, 20 files; the 143 one-line redirect pages, the contents and the two index pages left out: 889
-chunks); ingest each with ``sleuth ingest DIR --index IDX``.
+chunks) and gawk-doc 5.2.1-1 (Debian non-free: the GNU Awk manual's node pages, 379 of its 490, the
+Dynamic-Extensions, Installation, Notes, Index, Copying and GFDL subtrees left out; ingest skips 28 redirect
+and index pages: 2,444 chunks); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
