@@ -203,7 +203,15 @@ def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -
         elif kind == "image":
             out.put(m.group("alt"), base + m.start("alt"))
         elif kind == "link":
-            if not _invisible_link(m):
+            if _invisible_link(m):
+                rest = line[m.end() : m.end() + 1]
+                if out.chars and out.chars[-1] == " " and (rest == " " or rest in _CLOSING):
+                    # the mark's own space goes with it ("are run. [38](#FOOT38) However")
+                    out.chars.pop()
+                    out.offsets.pop()
+                    out.linked.pop()
+                spans.append((len(out.chars), len(out.chars)))  # ... and the converter's before a "."
+            else:
                 at = len(out.chars)
                 out.in_link += 1
                 _render(out, m.group("link_text"), base + m.start("link_text"), spans)
@@ -260,6 +268,10 @@ def _code(out: _Builder, text: str, base: int) -> None:
 
 #: A footnote's mark: a bracketed number or letter ("[11]", "[a]") linking within the page.
 _FOOTNOTE_TEXT = re.compile(r"\[(?:\d{1,3}|[a-z])\]")
+#: ... or a bare number (a superscript the converter wrote as text) linking to a footnote's anchor: Texinfo's
+#: ``[38](#FOOT38)``, Pandoc's ``#fn1``, DocBook's ``#ftn.x``.
+_BARE_FOOTNOTE = re.compile(r"\d{1,3}")
+_FOOTNOTE_TARGET = re.compile(r"\(#[^)]*(?:foot|fn|ftn|note)", re.I)
 #: What a permalink next to a heading or a term shows ("HISTSIZE ¶" in Texinfo's HTML, Sphinx's "¶").
 _PERMALINK_TEXT = re.compile(r"[*_]*[¶§#🔗]?[*_]*")
 
@@ -267,11 +279,15 @@ _PERMALINK_TEXT = re.compile(r"[*_]*[¶§#🔗]?[*_]*")
 def _invisible_link(m: re.Match[str]) -> bool:
     """A link within the page that the sentence does not say: a footnote's mark (DocBook's
     ``[[11]](#ftn.idm1938)``, shown as a superscript: a quote would carry "resolution [11] ." for nothing) or
-    a permalink (Texinfo's ``[**¶**](#index-HISTSIZE)``: "HISTSIZE ¶ — ...")."""
+    a permalink (Texinfo's ``[**¶**](#index-HISTSIZE)``: "HISTSIZE ¶ — ..."). A bare number is a footnote's
+    mark only where it links to a footnote (GNU Awk's "... after the BEGIN rules are run. [38](#FOOT38)
+    However, ..." read "run. 38 However"); elsewhere it may be what the sentence says ("step [3](#s3)")."""
     target = m.group("link")[len(m.group("link_text")) + 2 :]
     text = m.group("link_text")
     return target.startswith("(#") and (
-        _FOOTNOTE_TEXT.fullmatch(text) is not None or _PERMALINK_TEXT.fullmatch(text) is not None
+        _FOOTNOTE_TEXT.fullmatch(text) is not None
+        or _PERMALINK_TEXT.fullmatch(text) is not None
+        or (_BARE_FOOTNOTE.fullmatch(text) is not None and _FOOTNOTE_TARGET.match(target) is not None)
     )
 
 
