@@ -27,6 +27,8 @@ _HEADING_TAIL = re.compile(r"\s+#+\s*$")
 _RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+])\s+")
+#: A bullet the page wrote as the item's first character ("- ", "• ", "– ").
+_SHOWN_MARKER = re.compile(r"[-•–—*]\s+")
 _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
 #: A comment, and an image Docling left as its label and a placeholder ("[Important]  <!-- image -->": a
@@ -389,7 +391,11 @@ def visible_text(markdown: str) -> Visible:
             block_depth = len(line) - len(line.lstrip())
             out.add("• " if bullet else f"{marker.group(2)} ", start + marker.start(2))
             block_start = len(out.chars)  # the item is its text; the marker only shows where it starts
-            _inline(out, line[marker.end() :], start + marker.end())
+            # A marker the page wrote as text in a list without bullets (Texinfo's "@itemize @minus":
+            # ``<li>- If ...``, which Docling writes "- - If ...") is a marker too, not the item's text.
+            shown = _SHOWN_MARKER.match(line, marker.end())
+            body = shown.end() if shown else marker.end()
+            _inline(out, line[body:], start + body)
             continue
         # Indented code is told by the source line (a masked comment or icon at a line's start is no indent).
         if markdown[start : start + 4] == "    " and block_kind not in ("paragraph", "item"):

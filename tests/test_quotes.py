@@ -1585,6 +1585,13 @@ def test_two_terms_described_alike_are_two_claims() -> None:
     assert claims == [one_line(savehist.quote), one_line(histsize.quote)]
 
 
+def test_a_bullet_the_page_wrote_as_text_is_no_part_of_its_item() -> None:
+    # Texinfo's "@itemize @minus" lists (GNU Awk's feature history) write "<li>- If ...": Docling's "- - If".
+    v = visible_text("- Variable additions:\n    - - If `PROCINFO[\"sorted_in\"]` exists, loops sort the indices.")
+    assert v.text.splitlines()[-1] == '• If PROCINFO["sorted_in"] exists, loops sort the indices.'
+    assert visible_text("- -v sets a variable.").text == "• -v sets a variable."  # an option stays
+
+
 def test_a_footnote_mark_is_not_visible_text() -> None:
     # DocBook manuals (Debian's aptitude guide) mark footnotes by a bracketed number linking within the page.
     v = visible_text("invoked even after immediate resolution [[11]](#ftn.idm1938) . It can resolve more.")
