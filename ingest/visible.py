@@ -394,8 +394,8 @@ def visible_text(markdown: str) -> Visible:
             # A marker the page wrote as text in a list without bullets (Texinfo's "@itemize @minus":
             # ``<li>- If ...``, which Docling writes "- - If ...") is a marker too, not the item's text.
             shown = _SHOWN_MARKER.match(line, marker.end())
-            body = shown.end() if shown else marker.end()
-            _inline(out, line[body:], start + body)
+            at = shown.end() if shown else marker.end()
+            _inline(out, line[at:], start + at)
             continue
         # Indented code is told by the source line (a masked comment or icon at a line's start is no indent).
         if markdown[start : start + 4] == "    " and block_kind not in ("paragraph", "item"):

@@ -1030,6 +1030,68 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
     assert cut[0].continues and reader.text[cut[0].start : cut[0].end].endswith("scans len bytes.")
 
 
+def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encoders: Encoders) -> None:
+    # Apache's "Stopping and Restarting": the chunker set "Then the parent itself exits." at the head of a
+    # chunk; alone it says nothing of which process exits. The quote runs from the sentence that names it,
+    # in the chunk before, verbatim across the boundary, and is checked against both chunks' text.
+    before = (
+        "## Stop Now\n\nSignal: TERM\n\n"
+        "Sending the TERM or stop signal to the parent causes it to immediately attempt to kill off all of "
+        "its children. It may take it several seconds to complete killing off its children."
+    )
+    opening = (
+        "Then the parent itself exits. Any requests in progress are terminated, and no further requests "
+        "are served.\n\n## Graceful Restart\n\nSignal: USR1\n\nThe USR1 or graceful signal causes the parent "
+        "process to advise the children to exit after their current request."
+    )
+    passage = Passage(
+        chunk_id="b",
+        document_id="stopping",
+        title="Stopping and Restarting",
+        text=opening,
+        rank=0,
+        prev_chunk_id="a",
+    )
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    asked = "What does the parent process do when it receives the TERM signal?"
+    question = Question("q1", asked, ["answer"], origin="query")
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": before} if "a" in ids else {},
+    )
+    judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
+    quotes = {e.quote: e for e in judged}
+    assert "Then the parent itself exits." not in {q[: len("Then the parent itself exits.")] for q in quotes}
+    across = next(e for q, e in quotes.items() if "Then the parent itself exits." in q)
+    assert across.quote.startswith("Sending the TERM or stop signal to the parent")
+    assert (across.chunk_id, across.continued_in) == ("a", "b")
+    assert across.quote in readable(before, opening).text  # what citation checks it against
+    # A chunk that opens on its own subject ("This module ...") leans on its page, not on the chunk before.
+    page = Passage(
+        chunk_id="d",
+        document_id="h2",
+        title="mod_proxy_http2",
+        text="This module relies on libnghttp2 to provide the core http/2 engine.",
+        rank=0,
+        prev_chunk_id="c",
+    )
+    other = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {
+            "c": "Each request is proxied to the backend using a separate HTTP/2 request."
+        },
+    )
+    asked = "Which library provides the HTTP/2 engine?"
+    found = other.candidates(
+        Question("q2", asked, ["answer"], origin="query"), [page], weights(encoders.embed_query(asked)[1])
+    )
+    assert [e.chunk_id for e in found] == ["d"]
+
+
 def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:
     # Flask's deployment page: the chunker set the paragraph's example, a console session, at the head of
     # the next chunk. The passage is read on into it, and the sentence is quotable alone and with it.
@@ -1587,7 +1649,9 @@ def test_two_terms_described_alike_are_two_claims() -> None:
 
 def test_a_bullet_the_page_wrote_as_text_is_no_part_of_its_item() -> None:
     # Texinfo's "@itemize @minus" lists (GNU Awk's feature history) write "<li>- If ...": Docling's "- - If".
-    v = visible_text("- Variable additions:\n    - - If `PROCINFO[\"sorted_in\"]` exists, loops sort the indices.")
+    v = visible_text(
+        '- Variable additions:\n    - - If `PROCINFO["sorted_in"]` exists, loops sort the indices.'
+    )
     assert v.text.splitlines()[-1] == '• If PROCINFO["sorted_in"] exists, loops sort the indices.'
     assert visible_text("- -v sets a variable.").text == "• -v sets a variable."  # an option stays
 

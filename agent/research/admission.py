@@ -35,6 +35,7 @@ from sleuth.agent.research.quotes import (
     QuoteJudge,
     Readable,
     Window,
+    antecedent,
     goes_on,
     in_context,
     is_pointer,
@@ -44,6 +45,7 @@ from sleuth.agent.research.quotes import (
 from sleuth.agent.research.request import by_default, sentences
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.text import NAMES_CODE, words
+from sleuth.ingest.visible import Visible, visible_text
 from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
@@ -197,6 +199,9 @@ class Admission:
         #: Each passage read once a run (the questions of a run find the same chunks again and again), and
         #: with the next chunk when it may go on there: one store read for all of them.
         self._read: dict[tuple[str | None, str], Readable] = {}
+        #: Chunks before passages that open on a sentence leaning back, by id (stored text, visible text),
+        #: read once a run; None where the source no longer has one.
+        self._before: dict[str, tuple[str, Visible] | None] = {}
 
     def readers(self, passages: Sequence[Passage]) -> list[Readable]:
         """Each passage as quotable text; one that ends on what introduces more (a colon, "the following
@@ -212,6 +217,68 @@ class Admission:
             nxt = p.next_chunk_id
             self._read[key] = readable(p.text, more[nxt]) if nxt in more else first[key]
         return [self._read[(p.chunk_id, p.text)] for p in passages]
+
+    def with_antecedents(
+        self,
+        passages: Sequence[Passage],
+        readers: Sequence[Readable],
+        cut: Sequence[Sequence[Window]],
+        short: Sequence[Sequence[Window]],
+    ) -> tuple[list[Passage], list[Readable], list[list[Window]], list[list[Window]]]:
+        """The passages, readers, windows and shortlists with each opening sentence that leans on the chunk
+        before ("Then the parent itself exits.", "Or, in other words, these routines are constructors")
+        quoted from the sentence it leans on: a passage of the chunk before, read on into this one, whose one
+        shortlisted window runs from that sentence to the end of the opening one (verbatim: a span of the
+        two chunks' text, checked against both, as a quote that runs on into a list is). The opening alone
+        is no window any more: it says nothing of what it continues."""
+        out = (list(passages), list(readers), [list(c) for c in cut], [list(s) for s in short])
+        openings: dict[int, Window] = {}
+        for k, p in enumerate(passages):
+            blocks = readers[k].visible.blocks
+            if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind != "paragraph":
+                continue
+            opening = next((w for w in short[k] if w.kind == "sentence" and w.start == blocks[0].start), None)
+            if opening is not None:
+                openings[k] = opening
+        wanted = sorted({passages[k].prev_chunk_id or "" for k in openings} - self._before.keys())
+        if wanted:
+            fetched = self.following(wanted)
+            for chunk_id in wanted:
+                text = fetched.get(chunk_id)
+                self._before[chunk_id] = (text, visible_text(text)) if text else None
+        for k, opening in openings.items():
+            p = passages[k]
+            before = self._before.get(p.prev_chunk_id or "")
+            own = readers[k].visible
+            said = own.text[opening.start : opening.end]
+            if before is None:
+                continue
+            start = antecedent(before[1], said, room=MAX_QUOTE_CHARS - len(said) - 2)
+            if start is None:
+                continue
+            text, visible = before
+            shift = len(visible.text) + 2
+            window = Window(start, shift + opening.end, "sentence", continues=True)
+            moved = [Window(w.start + shift, w.end + shift, w.kind, w.continues) for w in cut[k]]
+            out[0].append(
+                p.model_copy(
+                    update={
+                        "chunk_id": p.prev_chunk_id,
+                        "text": text,
+                        "next_chunk_id": p.chunk_id,
+                        "prev_chunk_id": None,
+                        # the quote ends on the passage's first page and starts at most a page before
+                        "page_breaks": [],
+                        "split_start": False,
+                        "split_end": False,
+                    }
+                )
+            )
+            out[1].append(Readable(visible, own))
+            out[2].append([window, *moved])
+            out[3].append([window])
+            out[3][k] = [w for w in out[3][k] if w != opening]
+        return out
 
     def candidates(
         self,
@@ -264,6 +331,7 @@ class Admission:
                 _union(cut[k][:ALL_WINDOWS], s) if p.rank < ASK_HITS else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
+        passages, readers, cut, short = self.with_antecedents(passages, readers, cut, short)
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
         scores = self._judged(question.text, pairs, passages, readers)
         judged = joined(list(zip(pairs, scores, strict=True)), readers, self.options.answer_floor)
@@ -308,12 +376,15 @@ class Admission:
                 _union(cut[k][:ALL_WINDOWS], s) if passages[k].rank < BACKBONE_HITS else s
                 for k, s in zip(mine, short, strict=True)
             ]
-            pairs = [(k, w) for k, ws in zip(mine, short, strict=True) for w in ws]
+            found, read, cuts, short = self.with_antecedents(
+                [passages[k] for k in mine], [readers[k] for k in mine], [cut[k] for k in mine], short
+            )
+            pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
             # Each piece says which ask it answers (the summary answers every ask).
             asked = replace(question, text=ask)
-            scored = list(zip(pairs, self._judged(ask, pairs, passages, readers), strict=True))
-            for (k, w), score in joined(scored, readers, self.options.answer_floor):
-                out.append(self._evidence(asked, passages[k], readers[k], w, score, cut=cut[k]))
+            scored = list(zip(pairs, self._judged(ask, pairs, found, read), strict=True))
+            for (k, w), score in joined(scored, read, self.options.answer_floor):
+                out.append(self._evidence(asked, found[k], read[k], w, score, cut=cuts[k]))
         return sorted(out, key=lambda e: -e.score)
 
     def _judged(
@@ -382,6 +453,8 @@ class Admission:
         done: set[int] = set()
         for item in items:  # best first
             at = rank.get(item.chunk_id or item.url or "")
+            if at is None and item.continued_in:
+                at = rank.get(item.continued_in)  # a hit's opening quoted from the chunk before
             if at is None or at >= hits or at in done:
                 continue
             done.add(at)

@@ -36,6 +36,8 @@ class Passage(Provenance):
     page_breaks: list[tuple[int, int]] = Field(default_factory=list)
     #: The next chunk of the same document (what a passage ending on a colon introduces stands there).
     next_chunk_id: str | None = None
+    #: The chunk before, in the same document (what a passage's opening sentence leans on may stand there).
+    prev_chunk_id: str | None = None
     #: The chunker split a paragraph at the start or end of this text: a sentence there may be cut off.
     split_start: bool = False
     split_end: bool = False

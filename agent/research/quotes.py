@@ -549,6 +549,53 @@ def goes_on(visible: Visible) -> bool:
     return introduces_more(visible) or (last is not None and last.kind == "paragraph")
 
 
+#: A sentence that names its page's subject by pointing ("This module relies on libnghttp2", "This directive
+#: sets ...") leans on the page's title, not on the sentence before it.
+_THE_PAGES_SUBJECT = re.compile(
+    r"^(?:this|these|that|those|such)\s+(?:\w+\s+)?(?:modules?|directives?|options?|settings?|functions?|"
+    r"methods?|commands?|pages?|documents?|sections?|chapters?|interfaces?|routines?|apis?|class(?:es)?|"
+    r"variables?|parameters?|flags?|tools?|programs?|library|libraries|extensions?|features?|files?|"
+    r"guides?|tutorials?|manuals?|articles?|books?|reports?|papers?|packages?)\b",
+    re.I,
+)
+
+
+def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
+    """Where, in ``previous`` (the visible text of the chunk before), the sentence starts that ``opening``
+    (the sentence a chunk opens on) leans on: the last sentence of its last paragraph, when that is a whole
+    sentence, no pointer, and from it to the chunk's end fits in ``room`` characters. A chunk may open on
+    "Then the parent itself exits." or "Or, in other words, these routines are constructors ...", and alone
+    it says nothing of what it continues; the chunker set the sentence before it in the chunk before. Only
+    an opening that points back in its first words (``_BACK_REFERENCE``) does: a definite subject ("The
+    boolean identifiers TRUE and FALSE are ...") names its thing, and "This module ..." is the page's.
+    None: no paragraph ends that chunk, or the opening does not lean on it."""
+    last = previous.blocks[-1] if previous.blocks else None
+    if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
+        return None
+    spans = _sentences(previous.text, last.start, last.end)
+    if not spans:
+        return None
+    start, end = spans[-1]
+    before = previous.text[start:end]
+    if (
+        not before.rstrip().endswith((".", "!", "?", ")", '"', "”"))
+        or len(previous.text) - start > room
+        or is_pointer(before)  # "See the checkpointing documentation." is not what "This interface" is
+        or not _BACK_REFERENCE.match(opening)
+        or _THE_PAGES_SUBJECT.match(opening)
+    ):
+        return None
+    # ... and back to the sentence that names what "it ... it ..." is about, while the quote fits.
+    j = len(spans) - 1
+    while (
+        j > 0
+        and _BACK_REFERENCE.match(previous.text[spans[j][0] : spans[j][1]])
+        and len(previous.text) - spans[j - 1][0] <= room
+    ):
+        j -= 1
+    return spans[j][0]
+
+
 def introduces_more(visible: Visible) -> bool:
     """Whether a passage ends on what introduces the blocks after it (a colon, or a last paragraph that
     announces "the following"): what it introduces may stand in the next chunk."""

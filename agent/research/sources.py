@@ -68,6 +68,7 @@ def hit_passage(
         similarity=similarity,
         page_breaks=hit.page_breaks,
         next_chunk_id=hit.next_chunk_id,
+        prev_chunk_id=hit.prev_chunk_id,
         split_start=part.isdigit() and int(part) > 1,
         split_end=part.isdigit() and parts.isdigit() and int(part) < int(parts),
     )
