@@ -793,6 +793,18 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
     assert text[rolled.start : extended(text, rolled, cut).end].endswith("each other's rows.")
     own = next(w for w in cut if text[w.start : w.end].startswith("Each test case"))
     assert "See" not in text[own.start : extended(text, own, cut).end]
+    # A closing sentence that introduces code ("... as follows:") is no pointer: without its code it says
+    # nothing (GNU Awk's "Then the split() function is called as follows:" closed a quote on SUBSEP).
+    awk = readable(
+        "(Recall that the default value of `SUBSEP` is the character with code 034.) Sooner or later, the "
+        "`for` statement finds that index. Then the `split()` function is called as follows:\n\n"
+        '```\nsplit("1\\034foo", separate, "\\034")\n```\n'
+    )
+    cut = windows(awk)
+    recall = next(w for w in cut if awk.text[w.start : w.end].startswith("(Recall"))
+    # ... and a sentence keeps the bracket that closes after its stop.
+    assert awk.text[recall.start : recall.end].endswith("code 034.)")
+    assert not awk.text[recall.start : extended(awk.text, recall, cut).end].endswith(":")
 
 
 def test_a_description_under_a_name_may_open_in_lower_case() -> None:

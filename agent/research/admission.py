@@ -139,6 +139,7 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
     sentence = rest.strip()
     if (
         not sentence
+        or sentence.endswith(":")  # "Then the split() function is called as follows:" introduces its code
         or len(sentence.split()) > POINTER_TAIL_WORDS
         or not is_pointer(sentence)
         or not NAMES_CODE.search(sentence)

@@ -218,7 +218,8 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     cursor = start
     for m in _SENTENCE_END.finditer(text, start, end):
-        candidate = text[cursor : m.start()].rstrip()
+        # with what closes it after the stop: "(Recall that ... code 034.)" keeps its bracket
+        candidate = text[cursor : m.start() + len(m.group(0).rstrip())].rstrip()
         if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
             continue
         out.append((cursor, cursor + len(candidate)))
