@@ -130,12 +130,20 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert not any("alias.html" in line or "index-page.html" in line for line in errors)
     report = json.loads(result.stdout)
     assert report["added"] >= 27 and report["failed"] == len(errors) and report["skipped_pages"] == 2
+    # ... each named with its reason, in the JSON and in the summary
+    assert sorted(line.split(": ", 1)[0].rsplit("/", 1)[-1] for line in report["skipped"]) == [
+        "alias.html",
+        "index-page.html",
+    ]
     # Nothing stored is lost: a rerun keeps everything and fails the same files again; a page that became a
     # redirect since is removed (what it said is gone).
     (docs / "moved.html").write_text(REDIRECT.format(target="History.html"))
     rerun = json.loads(run(["ingest", str(docs), "--index", str(index), "--json"]).stdout)
     assert rerun["unchanged"] == report["added"] - 1 and rerun["skipped_pages"] == 3 and rerun["removed"] == 1
     assert rerun["index_chunks"] < report["index_chunks"]
+    summary = run(["ingest", str(docs), "--index", str(index)]).stderr.splitlines()
+    named = next(line for line in summary if line.startswith("skipped: "))
+    assert all(name in named for name in ("alias.html", "index-page.html", "moved.html"))
 
 
 #: A Texinfo node alias, as makeinfo writes it.

@@ -464,6 +464,7 @@ def _ingest(wiring: Wiring, runtime: Runtime, paths: list[Path], allowed: Path) 
         "unchanged": r.unchanged,
         "failed": r.failed,
         "skipped_pages": r.skipped_pages,
+        "skipped": r.skipped,
         "chunks_written": r.chunks_written,
         "errors": errors,
         "index_chunks": runtime.index.chunk_count(),

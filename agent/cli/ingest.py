@@ -140,3 +140,12 @@ def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> No
         f"{total_chunks} in the index",
         err=True,
     )
+    if report.skipped:
+        names = ", ".join(Path(line.split(": ", 1)[0]).name for line in report.skipped[:SKIPPED_NAMED])
+        more = len(report.skipped) - SKIPPED_NAMED
+        tail = f" and {more} more (--json lists each with its reason)" if more > 0 else ""
+        click.echo(f"skipped: {names}{tail}", err=True)
+
+
+#: Skipped pages named in the summary line (``--json`` lists them all, each with its reason).
+SKIPPED_NAMED = 8
