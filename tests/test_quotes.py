@@ -29,6 +29,7 @@ from sleuth.agent.research.quotes import (
     QuoteJudge,
     Readable,
     Window,
+    antecedent,
     is_pointer,
     labels_only,
     readable,
@@ -1102,6 +1103,15 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
         Question("q2", asked, ["answer"], origin="query"), [page], weights(encoders.embed_query(asked)[1])
     )
     assert [e.chunk_id for e in found] == ["d"]
+    # Nor one whose pronoun is its own subject's or a placeholder.
+    previous = visible_text("Keep-alive connections are reused for later requests.")
+    for own in (
+        "When a client uses Keep-Alive, it sends one request after another.",
+        "It is possible to nest array fields.",
+        "It's important to realize that a field class is not its value.",
+    ):
+        assert antecedent(previous, own, room=500) is None
+    assert antecedent(previous, "However, the server closes them after a timeout.", room=500) == 0
 
 
 def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:

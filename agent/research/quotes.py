@@ -50,31 +50,50 @@ _ABBREVIATION = re.compile(
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
 )
-#: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
-#: include ..."): its quote takes that sentence along so that it reads alone.
-_BACK_REFERENCE = re.compile(
-    # (a conjunction or "then" continues the sentence before: "Then the parent itself exits.", "But the
-    # limit applies only to ...")
+#: A sentence whose first words point back: a pronoun, a conjunction or "then" (which continue the sentence
+#: before: "Then the parent itself exits.", "But the limit applies only to ..."), a linking adverb.
+_POINTS_BACK_FIRST = (
     r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
     r"then|but|or|and|so|yet|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
-    r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so)\b"
-    # ... or names its subject by pointing back: "The default value of this limit is 100."
-    # ... or names none: "The default is no-auth-recursive." (the default of what the sentence before names)
-    r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
-    # ... or "With this option, a zero is written instead."
-    r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without)\s+"
-    r"(?:this|these|those|such)\s+[a-z]"
-    # ... or does so after an opening phrase: "In most contexts, this means that ..."
-    r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
-    # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party, he
-    # served as the 45th president from 2017 to 2021.", "More generally, this occurs everywhere ...", "At the
-    # maximum page size of 65536 bytes, this translates into ...", "Additionally, it will not enforce ..."
-    # (not a placeholder "it": "Sometimes, it is desirable to inform the client ...")
-    r"|^(?:[\w'-]+\s+){0,7}[\w'-]+,\s+(?:he|she|it(?!\s+(?:is|was)\s+\w+\s+(?:to|that)\b)|they|this|these)\s"
+    r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so|besides)\b"
+)
+#: ... or in its opening phrase ("In order to do this, we need ...", "After that, ...").
+_POINTS_BACK_OPENING = r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
+#: Openings that certainly lean on the sentence before (not "When a client connects, it ...", whose "it" is
+#: the client): what a quote at a chunk's head may reach into the chunk before for.
+_OPENS_BY_POINTING_BACK = re.compile(
+    # (not a placeholder "it": "It is possible to nest array fields", "It's important to realize that ...")
+    r"(?!it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){1,2}(?:to|that)\b)(?:"
+    + _POINTS_BACK_FIRST[1:]
+    + ")"
+    + _POINTS_BACK_OPENING,
+    re.I,
+)
+#: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
+#: include ..."): its quote takes that sentence along so that it reads alone.
+_BACK_REFERENCE = re.compile(
+    _POINTS_BACK_FIRST
+    + (
+        # ... or names its subject by pointing back: "The default value of this limit is 100."
+        # ... or names none: "The default is no-auth-recursive." (the default of what the sentence before
+        # names)
+        r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
+        # ... or "With this option, a zero is written instead."
+        r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without)\s+"
+        r"(?:this|these|those|such)\s+[a-z]"
+        # ... or does so after an opening phrase: "In most contexts, this means that ..."
+        r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
+        # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party,
+        # he served as the 45th president from 2017 to 2021.", "More generally, this occurs everywhere ...",
+        # "At the maximum page size of 65536 bytes, this translates into ...", "Additionally, it will not
+        # enforce ..."
+        # (not a placeholder "it": "Sometimes, it is desirable to inform the client ...")
+        r"|^(?:[\w'-]+\s+){0,7}[\w'-]+,\s+(?:he|she|it(?!\s+(?:is|was)\s+\w+\s+(?:to|that)\b)|they|this|these)\s"
+    )
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
-    r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s",
+    + _POINTS_BACK_OPENING,
     re.I,
 )
 #: A definite description as a sentence's subject, alone or after an opening phrase: "The band comprised
@@ -553,7 +572,7 @@ def goes_on(visible: Visible) -> bool:
 #: A sentence that names its page's subject by pointing ("This module relies on libnghttp2", "This directive
 #: sets ...") leans on the page's title, not on the sentence before it.
 _THE_PAGES_SUBJECT = re.compile(
-    r"^(?:this|these|that|those|such)\s+(?:\w+\s+)?(?:modules?|directives?|options?|settings?|functions?|"
+    r"^(?:this|these|that|those|such)\s+(?:[\w.()]+\s+)?(?:modules?|directives?|options?|settings?|functions?|"
     r"methods?|commands?|pages?|documents?|sections?|chapters?|interfaces?|routines?|apis?|class(?:es)?|"
     r"variables?|parameters?|flags?|tools?|programs?|library|libraries|extensions?|features?|files?|"
     r"guides?|tutorials?|manuals?|articles?|books?|reports?|papers?|packages?)\b",
@@ -567,8 +586,9 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     sentence, no pointer, and from it to the chunk's end fits in ``room`` characters. A chunk may open on
     "Then the parent itself exits." or "Or, in other words, these routines are constructors ...", and alone
     it says nothing of what it continues; the chunker set the sentence before it in the chunk before. Only
-    an opening that points back in its first words (``_BACK_REFERENCE``) does: a definite subject ("The
-    boolean identifiers TRUE and FALSE are ...") names its thing, and "This module ..." is the page's.
+    an opening that points back in its first words (``_OPENS_BY_POINTING_BACK``) does: a definite subject
+    ("The boolean identifiers TRUE and FALSE are ...") names its thing, "When a client uses Keep-Alive, it
+    ..." names its own, and "This module ..." is the page's.
     None: no paragraph ends that chunk, or the opening does not lean on it."""
     last = previous.blocks[-1] if previous.blocks else None
     if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
@@ -582,7 +602,7 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
         not before.rstrip().endswith((".", "!", "?", ")", '"', "”"))
         or len(previous.text) - start > room
         or is_pointer(before)  # "See the checkpointing documentation." is not what "This interface" is
-        or not _BACK_REFERENCE.match(opening)
+        or not _OPENS_BY_POINTING_BACK.match(opening)
         or _THE_PAGES_SUBJECT.match(opening)
     ):
         return None
@@ -590,7 +610,7 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     j = len(spans) - 1
     while (
         j > 0
-        and _BACK_REFERENCE.match(previous.text[spans[j][0] : spans[j][1]])
+        and _OPENS_BY_POINTING_BACK.match(previous.text[spans[j][0] : spans[j][1]])
         and len(previous.text) - spans[j - 1][0] <= room
     ):
         j -= 1
