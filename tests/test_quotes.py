@@ -985,6 +985,16 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
     assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
     assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."
+    # A variable named in capitals (GNU Awk's) names what its description is about; a manual page's
+    # section in capitals does not.
+    awk = quoted(
+        readable(
+            "##### FIELDWIDTHS\n\nA space-separated list of columns that tells `gawk` how to split input "
+            "with fixed columnar boundaries.\n\n## DESCRIPTION\n\nThe awk utility executes programs.\n"
+        )
+    )
+    assert one_line(awk[0]).startswith("FIELDWIDTHS — A space-separated list of columns")
+    assert "The awk utility executes programs." in awk
 
 
 def test_a_phrase_under_a_title_is_quoted_with_the_title() -> None:

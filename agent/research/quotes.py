@@ -439,7 +439,28 @@ def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
     size = len(name.split())
     if not 0 < size <= TITLE_WORDS or name.casefold() in " ".join(sentence.split()).casefold():
         return False
-    return (size <= 4 and bool(_CODE_NAME.search(name))) or not sentence.rstrip().endswith(_STOPS)
+    return (
+        (size <= 4 and bool(_CODE_NAME.search(name)))
+        or _an_upper_case_name(name)
+        or not sentence.rstrip().endswith(_STOPS)
+    )
+
+
+def _an_upper_case_name(name: str) -> bool:
+    """A heading that is one name in capitals, a variable's or a constant's (GNU Awk's "FIELDWIDTHS" over "A
+    space-separated list of columns that tells gawk how to split input ..."), not a manual page's section
+    ("DESCRIPTION", "SEE ALSO")."""
+    bare = name.strip("`*_ ")
+    return re.fullmatch(r"[A-Z][A-Z0-9_]+", bare) is not None and bare.casefold() not in _SECTION_NAMES
+
+
+#: What manual pages and READMEs call their sections, in capitals.
+_SECTION_NAMES = frozenset(
+    "name synopsis description options examples example notes note bugs author authors files environment "
+    "history copyright diagnostics caveats warnings warning errors overview introduction summary usage "
+    "configuration license licence faq todo tip important caution danger requirements install "
+    "installation contents index glossary appendix references thanks credits changes news readme".split()
+)
 
 
 #: A heading of at most this many words is a title a phrase under it may need.
