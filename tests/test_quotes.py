@@ -1394,6 +1394,15 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # A section's title is no name in code, however hyphenated.
     trend = quote("Unemployment fell for the third year in a row.", "Economy > Long-term trends", "econ")
     assert claim_of(groups([trend])[0]).text == trend.quote
+    # ... nor a numbered one ("10.5" is no dotted name: GNU Awk's "Reading the User Database").
+    users = quote(
+        "Because this function uses getline, it first saves FS.", "10.5 Reading the User Database", "u"
+    )
+    assert not claim_of(groups([users])[0]).text.startswith("10.5")
+    fixed = quote(
+        "It is useful to illustrate the use of FIELDWIDTHS.", "4.6.1 Processing Fixed-Width Data", "f"
+    )
+    assert claim_of(groups([fixed])[0]).text == fixed.quote
     # A heading that holds a name in code names it: Django's deployment checklist.
     deploy = quote(
         "Be sure to run it against your production settings file.", "Run manage.py check --deploy", "d"

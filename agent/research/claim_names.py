@@ -22,7 +22,11 @@ __all__ = ["NAME_WORDS", "PAGE_DEPTH", "heading_of", "person_named", "pointed_at
 
 #: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
 #: "This directive sets the timeout ...", "It defaults to ...").
-_POINTS_BACK = re.compile(r"^(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b", re.I)
+_POINTS_BACK = re.compile(
+    # (not a placeholder "it": "It is useful to illustrate the use of FIELDWIDTHS:")
+    r"^(?!it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){1,2}(?:to|that)\b)(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b",
+    re.I,
+)
 #: A heading that is one name in code: "CSRF_COOKIE_DOMAIN", "yy_scan_string()", "gc.auto", "pre-push",
 #: "--mainline", "maxConnections", "SSLSessionCacheTimeout".
 _CODE_NAME = re.compile(
@@ -32,7 +36,13 @@ _CODE_NAME = re.compile(
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()", an option's forms "-P, --pool <pool>"), not a
 #: section's title ("DESCRIPTION", "Examples").
-_A_NAME = re.compile(r"\w[-_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]")
+_A_NAME = re.compile(
+    # (a hyphen joins a name's parts, "pre-push", or a title's English words, "Fixed-Width Data": it names
+    # only in a heading of one word, or next to a digit, "HTTP-2")
+    r"\w[_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]|^\S*\w-\w\S*$|\d-\w|\w-\d"
+)
+#: A section's number before its title ("10.5 ", "4.6.1 ", "2.1. ").
+_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
 #: A heading that is one word in lower case names a thing in code (rsyslog's parameters "output",
 #: "template"; a section's title is capitalised: "Purpose", "Examples").
 _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
@@ -75,6 +85,9 @@ def pointed_at(evidence: Evidence) -> str | None:
             return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
         last = re.escape(name.rsplit(".", 1)[-1])
         return None if re.search(rf"(?<![\w.-]){last}(?![\w-])", evidence.quote) else name
+    # A section's number is no part of a name ("10.5 Reading the User Database" is a title, "10.5" no
+    # dotted name).
+    heading = _SECTION_NUMBER.sub("", heading)
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None
