@@ -1,7 +1,11 @@
 """Routing against hand labels: does each quote go to the section whose purpose it serves?
 
 ``benchmarks/judged/routing-labels.jsonl`` holds quotes from reports, each labelled by hand with the
-template sections it serves by purpose (empty: it serves none). This routes the quotes of each (question,
+template sections it serves by purpose (empty: it serves none): 60 from the Apache manual (mostly ``brief``),
+and 88 for the four templates with several aspects (technical due diligence over the Django and SQLite
+manuals, market brief, investment memo and literature review over the Wikipedia leads), labelled blind (from
+the templates' section descriptions, before the report's placement was read) by a helper session, each with
+its reason (``why``); halves assigned per query before any run. This routes the quotes of each (question,
 template) together through ``sleuth.agent.research.routing.route`` as a research run does (the quote's
 visible text, its relevance to the request scored by the cross-encoder as the run scores it) and reports,
 per half, the share of labelled quotes routed to a section they serve, next to the baseline report's
