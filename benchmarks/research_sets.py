@@ -102,6 +102,13 @@ def answer_share(answers: Sequence[str], texts: Iterable[str]) -> tuple[float, f
     return (hits_strict / len(answers), hits_loose / len(answers))
 
 
+def as_read(content: str) -> str:
+    """A search hit's stored Markdown and its visible text, both: an answer counts as found in the hit
+    whichever way it is written (``FETCHCONTENT\\_SOURCE\\_DIR\\_&lt;uppercaseName&gt;`` in the Markdown reads
+    "FETCHCONTENT_SOURCE_DIR_<uppercaseName>", which ``loose`` alone does not undo)."""
+    return f"{content}\n{visible_text(content).text}"
+
+
 def distinct_claims(claims: Iterable[str]) -> list[str]:
     """The report's claims once each (a claim in the summary and in a findings section is one)."""
     return list({normalise(c): c for c in claims}.values())
@@ -246,7 +253,9 @@ def score(
         top_docs = list(dict.fromkeys(h["document_id"] for h in ranked))[:TOP_DOCS]
         gold = set(q["gold_sources"])
         report_strict, report_loose = answer_share(q.get("answers", []), claims)
-        search_strict, search_loose = answer_share(q.get("answers", []), [h["content"] for h in ranked[:n]])
+        search_strict, search_loose = answer_share(
+            q.get("answers", []), [as_read(h["content"]) for h in ranked[:n]]
+        )
         length = answer_share(q.get("answers", []), same_length((h["content"] for h in ranked), unique))[1]
         repeated, distinct = repeated_claims(report, summary)
         rows.append(

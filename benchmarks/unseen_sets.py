@@ -56,6 +56,7 @@ from typing import Any
 
 from benchmarks.research_sets import (
     answer_share,
+    as_read,
     claim_texts,
     distinct_claims,
     is_empty,
@@ -112,7 +113,7 @@ def score(question: dict[str, Any], index: Path, out: Path) -> dict[str, Any]:
         "claims": n,
         "answers_report": answer_share(question["answers"], claims)[1],
         "answers_direct": answer_share(question["answers"], claim_texts(report, frozenset({"answer"})))[1],
-        "answers_search": answer_share(question["answers"], [h["content"] for h in hits[:n]])[1],
+        "answers_search": answer_share(question["answers"], [as_read(h["content"]) for h in hits[:n]])[1],
         "answers_search_same_length": answer_share(
             question["answers"],
             same_length((h["content"] for h in hits), unique),

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.fanout_research import flatten_answer
 from benchmarks.judged.src.build import half
-from benchmarks.research_sets import SETS, answer_share, is_empty, repeated_claims, summary_sections
+from benchmarks.research_sets import SETS, answer_share, as_read, is_empty, repeated_claims, summary_sections
 
 JUDGED = Path(__file__).resolve().parents[1] / "benchmarks" / "judged"
 
@@ -86,6 +86,9 @@ def test_answers_match_the_visible_text_of_markdown_claims() -> None:
     assert loose == pytest.approx(3 / 4)
     strict, loose = answer_share(["Set the SQLITE"], claims)
     assert strict == loose == 1.0
+    # A search hit counts by its Markdown and by what it reads as (an entity, an escaped underscore).
+    hit = as_read("Set `FETCHCONTENT\\_SOURCE\\_DIR\\_&lt;uppercaseName&gt;` to skip the download.")
+    assert answer_share(["FETCHCONTENT_SOURCE_DIR_<uppercaseName>"], [hit])[1] == 1.0
 
 
 def test_repeated_claims_count_findings_sections_only() -> None:
