@@ -1153,6 +1153,37 @@ def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_ne
     assert prose.endswith("factory pattern.") and code == session
 
 
+def test_a_sentence_an_example_interrupts_is_quoted_to_its_end() -> None:
+    # CMake's CXX_STANDARD page: the sentence goes on after its code, in a paragraph of its own that opens in
+    # lower case; without it the quote stops before its point ("will not result in an error").
+    passage = readable(
+        "A previous standard flag will be added instead. This means that using:\n\n"
+        "```\nset_property(TARGET tgt PROPERTY CXX_STANDARD 11)\n```\n\n"
+        "with a compiler which does not support `-std=gnu++11` will not result in an error or warning, but "
+        "will instead add the `-std=gnu++98` flag if supported. This decay behavior may be controlled.\n"
+    )
+    intro = next(q for q in quoted(passage) if "This means that using:" in q)
+    assert intro.endswith("flag if supported.")
+    assert one_line(intro) == (
+        "A previous standard flag will be added instead. This means that using: set_property(TARGET tgt "
+        "PROPERTY CXX_STANDARD 11) with a compiler which does not support -std=gnu++11 will not result in "
+        "an error or warning, but will instead add the -std=gnu++98 flag if supported."
+    )
+    assert not any(q.startswith("with a compiler") for q in quoted(passage))  # no sentence of its own
+
+
+def test_a_list_cut_short_keeps_two_items_or_is_not_quoted_with_its_intro() -> None:
+    # CMake's CMP0077: "the OLD behavior" alone, under "When option() sees a normal variable:", says the
+    # opposite of what the policy does now.
+    old = "The OLD behavior for this policy is to proceed even when a normal variable exists. " * 4
+    new = "The NEW behavior for this policy is to do nothing when a normal variable exists. " * 4
+    passage = readable(
+        f"When the option() command sees a normal variable of the given name:\n\n- {old}\n- {new}\n"
+    )
+    assert not any(q.startswith("When the option() command") for q in quoted(passage))
+    assert any(q.startswith("The NEW behavior") for q in quoted(passage))
+
+
 def test_a_question_alone_is_no_quote() -> None:
     # A FAQ: its question says nothing; with its answer after it, the two are one quote.
     passage = readable(

@@ -89,6 +89,10 @@ def _goes_on(joined: str, before: str, line: str) -> bool:
     set apart by semicolons)."""
     if joined.endswith((":", ";", ",")) or _runs_on(before):
         return True
+    if line[:1].islower() and line.endswith((".", "!", "?")) and len(line.split()) >= CONTINUED_WORDS:
+        # the sentence an example interrupted goes on ("This means that using: set_property(...) with a
+        # compiler which does not support -std=gnu++11 ... will not result in an error or warning.")
+        return not line.startswith("• ") and " | " not in line
     return (
         before.endswith((".", "!", "?"))
         and not before.startswith("• ")
@@ -99,6 +103,8 @@ def _goes_on(joined: str, before: str, line: str) -> bool:
 
 
 _STOPS = (".", ":", ";", ",", "!", "?")
+#: A line in lower case of at least this many words, ending on a stop, is prose going on (no code line).
+CONTINUED_WORDS = 6
 _BRACKETED = re.compile(r"\[[^\]]*\]")
 
 

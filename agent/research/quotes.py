@@ -345,6 +345,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             ):
                 follow_end = _follow(blocks, k)
                 if follow_end is not None:
+                    follow_end = _sentence_goes_on(text, blocks, follow_end)
                     start = s
                     if (
                         i > 0
@@ -682,8 +683,11 @@ def _short_stop(
 
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
     """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it (an
-    example's code whole, or nothing: cut, it reads as another example)."""
+    example's code whole, or nothing: cut, it reads as another example; a list whole, or cut after two items
+    at least: CMake's policy pages list what "the OLD behavior" and "the NEW behavior" do, and the first alone
+    says the opposite of what the policy does now)."""
     end: int | None = None
+    taken = 0
     for block in blocks[k + 1 :]:
         if block.kind not in ("item", "row", "code"):
             break
@@ -691,9 +695,29 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
             break
         code = block.kind == "code"
         if end is not None and block.end - blocks[k].end > (MAX_EXAMPLE_CHARS if code else MAX_FOLLOW_CHARS):
-            return None if code and blocks[k + 1].kind == "code" else end
+            if code and blocks[k + 1].kind == "code":
+                return None
+            return end if taken >= MIN_LISTED or blocks[k + 1].kind == "code" else None
         end = block.end
+        taken += block.kind == "item" and block.depth == blocks[k + 1].depth
     return end
+
+
+#: Items of a list a quote cut short holds at least.
+MIN_LISTED = 2
+
+
+def _sentence_goes_on(text: str, blocks: Sequence[Block], end: int) -> int:
+    """``end``, or past the first sentence of the paragraph right after it when that paragraph goes on with
+    the sentence the code interrupted (CMake's "This means that using:" + ``set_property(TARGET tgt PROPERTY
+    CXX_STANDARD 11)`` + "with a compiler which does not support -std=gnu++11 ... will not result in an error
+    or warning, but will instead add the -std=gnu++98 flag if supported."): a lower-case opening is no
+    sentence of its own, and the quote without it stops before its point."""
+    after = next((b for b in blocks if b.start >= end), None)
+    if after is None or after.kind != "paragraph" or not text[after.start : after.start + 1].islower():
+        return end
+    first = _sentences(text, after.start, after.end)
+    return first[0][1] if first else end
 
 
 #: Windows quoted whole or not at all: what a sentence introduces, a paragraph's example.
