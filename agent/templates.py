@@ -162,6 +162,16 @@ _BEFORE_A_THING = frozenset("a an the any some no of in with for".split())
 _GOES_ON = frozenset(
     "and or whether if how why what who when where which to about at as but yet until".split()
 )
+#: The noun such a word is said of ("the query file is unknown", "options are undefined").
+_SAID_OF = re.compile(r"([\w-]+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?$", re.I)
+#: Things a program names, which it finds "unknown" or "undefined" when it does not recognise them; a fact,
+#: a cause or a date is unknown when no one knows it.
+_NAMED_THINGS = frozenset(
+    "file option command key host hostname user variable name method directive parameter field "
+    "flag module package format request header argument function property target policy path id "
+    "identifier code character encoding attribute table column element tag server client protocol port "
+    "address domain scheme setting keyword macro symbol label extension feature mode signal".split()
+)
 #: The reader's condition, not the evidence's: "when in doubt", "if you're unsure", "if unclear".
 _CONDITION = re.compile(r"\b(?:if|when|unless|whenever)\s+(?:[\w']+\s+){0,2}$", re.I)
 
@@ -174,6 +184,9 @@ def _spoken_of_a_thing(text: str, start: int, end: int) -> bool:
     word = text[start:end].casefold()
     if word not in _NOT_KNOWN:
         return False
+    said_of = _SAID_OF.search(text[:start])
+    if said_of is not None and said_of.group(1).casefold().removesuffix("s") in _NAMED_THINGS:
+        return True  # "an error message indicating that the query file is unknown": not recognised
     before = re.findall(r"[\w']+", text[:start])[-1:]
     after = re.match(r"\s*(?:(?:and|or)\s+[\w-]+\s+)?([A-Za-z][\w-]*)", text[end:])
     return bool(before and before[0].casefold() in _BEFORE_A_THING) or bool(

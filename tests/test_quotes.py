@@ -2181,6 +2181,8 @@ def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> No
         ("Unknown PRAGMAs are silently ignored, since unknown PRAGMAs are no error.", False),
         ("Using it after it was finalized can result in undefined and undesirable behavior.", False),
         ("When in doubt, inspect the SQL. If you're unsure, run makemigrations.", False),
+        ("The reply is an error message indicating that the query file is unknown.", False),  # (CMake)
+        ("Options that are unknown are ignored.", False),
         ("It is unknown whether the fix helps.", True),
         ("The cause is still unknown, and disputed.", True),
         ("The behaviour is undefined if the handle is closed.", True),
