@@ -6,6 +6,8 @@ a PDF chunk that starts mid-sentence), checked against the rules a reader would 
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 
 from sleuth.agent.report import Claim, EvidenceRecord, render_markdown
@@ -1151,6 +1153,21 @@ def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_ne
     # The claim shows the session as code, not as "...; Starting gunicorn 20.1.0; ..." on one line.
     prose, code = code_tail(with_example)
     assert prose.endswith("factory pattern.") and code == session
+
+
+def test_a_claim_shown_whole_takes_in_the_groups_whose_quotes_it_says() -> None:
+    # CMake's guide: "Tests can be run in parallel ... -j8" joined its fuller form (with the sentence after
+    # its code), and the claim that shows it says "The environment variable CTEST_PARALLEL_LEVEL ..." too:
+    # that sentence is no claim of its own, in whatever order the three quotes come.
+    env = "The environment variable CTEST_PARALLEL_LEVEL can alternatively be set to avoid passing -j."
+    intro = "Tests can be run in parallel by passing -j arguments to ctest(1):\n$ ctest -R Qt -j8"
+    quotes = [env, intro, f"{intro}\n\n{env}"]
+    items = [
+        Evidence(id=f"E{k}", chunk_id="c", document_id="guide", title="User Interaction Guide", quote=q)
+        for k, q in enumerate(quotes)
+    ]
+    for order in permutations(items):
+        assert len(groups(list(order))) == 1
 
 
 def test_a_sentence_an_example_interrupts_is_quoted_to_its_end() -> None:

@@ -292,11 +292,14 @@ def _fuller_first(a: Group, b: Group) -> tuple[Group, Group]:
 
 
 def _overlap(a: Group, b: Group) -> bool:
-    """Whether two groups' claims (their best quotes) say the same words: one stands whole in the other, or
-    one runs into the other. Only the best quotes are compared: a group's other quotes joined it for what
-    they share with its best, and comparing them chains unrelated claims (Apache's MaxKeepAliveRequests
-    record merged into an answer about H2MaxSessionStreams)."""
-    x, y = a.items[0], b.items[0]
+    """Whether two groups' claims (the quotes they show) say the same words: one stands whole in the other,
+    or one runs into the other. Only the quotes shown are compared: a group's other quotes joined it for
+    what they share with its best, and comparing them chains unrelated claims (Apache's MaxKeepAliveRequests
+    record merged into an answer about H2MaxSessionStreams). The shown quote, not the best: a group whose
+    claim shows "Tests can be run in parallel by passing -j arguments to ctest(1): $ ctest -R Qt -j8 The
+    environment variable CTEST_PARALLEL_LEVEL can alternatively be set ..." says the other group's claim
+    "The environment variable CTEST_PARALLEL_LEVEL can alternatively be set ..." again (CMake's guide)."""
+    x, y = _shown(a.items), _shown(b.items)
     if _named_apart(x, y):
         return False
     short, long = (x, y) if len(x.quote) <= len(y.quote) else (y, x)
