@@ -1442,6 +1442,8 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # A section's title is no name in code, however hyphenated.
     trend = quote("Unemployment fell for the third year in a row.", "Economy > Long-term trends", "econ")
     assert claim_of(groups([trend])[0]).text == trend.quote
+    policy = quote("The NEW behavior for this policy is to issue a FATAL_ERROR.", "Policies > CMP0032", "p")
+    assert claim_of(groups([policy])[0]).text == f"CMP0032 — {policy.quote}"  # (CMake's policy pages)
     # ... nor a numbered one ("10.5" is no dotted name: GNU Awk's "Reading the User Database").
     users = quote(
         "Because this function uses getline, it first saves FS.", "10.5 Reading the User Database", "u"

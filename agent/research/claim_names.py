@@ -28,10 +28,11 @@ _POINTS_BACK = re.compile(
     re.I,
 )
 #: A heading that is one name in code: "CSRF_COOKIE_DOMAIN", "yy_scan_string()", "gc.auto", "pre-push",
-#: "--mainline", "maxConnections", "SSLSessionCacheTimeout".
+#: "--mainline", "maxConnections", "SSLSessionCacheTimeout", an identifier of capitals and digits (CMake's
+#: policy "CMP0032": "The NEW behavior for this policy is to issue a FATAL_ERROR" says which only with it).
 _CODE_NAME = re.compile(
     r"^(?:\w*_\w*|[\w.]+\(\)|-{1,2}\w[\w-]*|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z]+[A-Z]\w*|"
-    r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*)$"
+    r"(?:[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])\w*|[A-Z]{2,}\d+[A-Za-z]?)$"
 )
 #: A heading that names a thing: a name in code or in the form of one ("pre-push", "mod_ssl",
 #: "SSLSessionCacheTimeout Directive", "yy_scan_string()", an option's forms "-P, --pool <pool>"), not a
@@ -39,7 +40,7 @@ _CODE_NAME = re.compile(
 _A_NAME = re.compile(
     # (a hyphen joins a name's parts, "pre-push", or a title's English words, "Fixed-Width Data": it names
     # only in a heading of one word, or next to a digit, "HTTP-2")
-    r"\w[_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]|^\S*\w-\w\S*$|\d-\w|\w-\d"
+    r"\w[_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]|^\S*\w-\w\S*$|\d-\w|\w-\d|^[A-Z]{2,}\d+[A-Za-z]?$"
 )
 #: A section's number before its title ("10.5 ", "4.6.1 ", "2.1. ").
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
