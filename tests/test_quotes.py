@@ -1442,6 +1442,13 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # A section's title is no name in code, however hyphenated.
     trend = quote("Unemployment fell for the third year in a row.", "Economy > Long-term trends", "econ")
     assert claim_of(groups([trend])[0]).text == trend.quote
+    prefix = quote(
+        "If make install is invoked, this directory is prepended onto all install directories. See "
+        "CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT for how a project might choose its own default.",
+        "CMAKE_INSTALL_PREFIX",
+        "v",
+    )  # a longer name that holds the heading's is no mention of it
+    assert claim_of(groups([prefix])[0]).text.startswith("CMAKE_INSTALL_PREFIX — If make install")
     policy = quote("The NEW behavior for this policy is to issue a FATAL_ERROR.", "Policies > CMP0032", "p")
     assert claim_of(groups([policy])[0]).text == f"CMP0032 — {policy.quote}"  # (CMake's policy pages)
     # ... nor a numbered one ("10.5" is no dotted name: GNU Awk's "Reading the User Database").

@@ -203,7 +203,9 @@ def _names_itself(quote: str, heading: str) -> bool:
     its own not used as a common noun after an article ("django-admin collectstatic", "maxbytes specifies"
     name it; "the output of the external program" does not name the "output" parameter)."""
     if _LOWER_NAME.match(heading) is None:
-        return heading.casefold() in quote.casefold()
+        # as a name of its own: "CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT" does not name
+        # "CMAKE_INSTALL_PREFIX"
+        return re.search(rf"(?<![\w-]){re.escape(heading)}(?![\w-])", quote, re.I) is not None
     said = [w.casefold() for w in re.findall(r"[\w-]+", quote)]
     return any(w == heading and (k == 0 or said[k - 1] not in _DETERMINER) for k, w in enumerate(said))
 
