@@ -1170,6 +1170,21 @@ def test_a_claim_shown_whole_takes_in_the_groups_whose_quotes_it_says() -> None:
         assert len(groups(list(order))) == 1
 
 
+def test_a_definition_list_under_a_lead_in_reads_term_by_term() -> None:
+    # CMake's presets manual writes a field list as items of one depth, term then description.
+    fields = (
+        "This object consists of the following fields:\n\n• major\n• An optional integer representing the "
+        "major version.\n• minor\n• An optional integer representing the minor version."
+    )
+    assert one_line(fields) == (
+        "This object consists of the following fields: • major — An optional integer representing the major "
+        "version.; • minor — An optional integer representing the minor version."
+    )
+    # An admonition's label is no term.
+    note = "Note\n\nPreferred setting of this variable is DEB-DEFAULT."
+    assert one_line(note) == "Note: Preferred setting of this variable is DEB-DEFAULT."
+
+
 def test_a_sentence_an_example_interrupts_is_quoted_to_its_end() -> None:
     # CMake's CXX_STANDARD page: the sentence goes on after its code, in a paragraph of its own that opens in
     # lower case; without it the quote stops before its point ("will not result in an error").

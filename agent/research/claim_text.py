@@ -59,11 +59,31 @@ def _one_line(quote: str) -> str:
         if _names_a_term(lines[terms]):
             terms = 1  # a list of short items, no description: only the first line is a term
         term = ", ".join(line.removeprefix("• ") for line in lines[:terms])
-        joined = f"{term} — {lines[terms].removeprefix('• ')}"
+        said = lines[terms].removeprefix("• ")
+        # An admonition's label is no term: "Note: Preferred setting of this variable is DEB-DEFAULT ..."
+        label = term.rstrip(":").casefold() in _ADMONITIONS
+        joined = f"{term.rstrip(':')}: {said}" if label else f"{term} — {said}"
         lines = lines[terms:]
     for before, line in pairwise(lines):
+        if _names_a_term(before) and _describes(line):
+            # a definition list under a lead-in, its terms and descriptions as items of one depth ("fields:
+            # • major • An optional integer representing the major version. • minor ..."): each term with
+            # its description
+            joined += " — " + line.removeprefix("• ")
+            continue
         joined += (" " if _goes_on(joined, before, line) else "; ") + line
     return joined
+
+
+#: The labels of admonitions, which converters write as a line of their own over the note.
+_ADMONITIONS = frozenset(
+    ["note", "notes", "warning", "tip", "hint", "important", "caution", "attention", "danger", "see also"]
+)
+
+
+def _describes(line: str) -> bool:
+    """An item that says something of the term above it: a statement, not one more name."""
+    return line.startswith("• ") and line.endswith((".", "!", "?")) and not _names_a_term(line)
 
 
 def _record(lines: Sequence[str]) -> str | None:
