@@ -1170,6 +1170,16 @@ def test_a_claim_shown_whole_takes_in_the_groups_whose_quotes_it_says() -> None:
         assert len(groups(list(order))) == 1
 
 
+def test_a_relative_clause_after_code_is_no_quote_of_its_own() -> None:
+    # CMake's CMAKE_MESSAGE_CONTEXT: "Which results in the following output:" goes on from the code above.
+    passage = readable(
+        'Messages can carry a context:\n\n```\nmessage("hi")\n```\n\n'
+        "Which results in the following output:\n\n```\n-- [foo] hi\n```\n"
+    )
+    assert not any(q.startswith("Which") for q in quoted(passage))
+    assert any(q.startswith("Messages can carry a context:") for q in quoted(passage))
+
+
 def test_a_definition_list_under_a_lead_in_reads_term_by_term() -> None:
     # CMake's presets manual writes a field list as items of one depth, term then description.
     fields = (

@@ -324,7 +324,12 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             (
                 i == 0
                 and block.kind != "item"
-                and ((split_start and k == 0) or (text[s:e][:1].islower() and not described))
+                and (
+                    (split_start and k == 0)
+                    or (text[s:e][:1].islower() and not described)
+                    # a relative clause after the code above it: "Which results in the following output:"
+                    or (k > 0 and blocks[k - 1].kind == "code" and _RELATIVE.match(text[s:e]) is not None)
+                )
             )
             or (
                 i == len(spans) - 1
@@ -703,6 +708,8 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
     return end
 
 
+#: A clause that goes on from what stands before it, not a sentence of its own.
+_RELATIVE = re.compile(r"(?:which|whereby|wherein|whereupon)\b(?![^.!?]*\?\s*$)", re.I)
 #: Items of a list a quote cut short holds at least.
 MIN_LISTED = 2
 
