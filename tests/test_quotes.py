@@ -1216,14 +1216,14 @@ def test_a_sentence_an_example_interrupts_is_quoted_to_its_end() -> None:
 
 def test_a_list_cut_short_keeps_two_items_or_is_not_quoted_with_its_intro() -> None:
     # CMake's CMP0077: "the OLD behavior" alone, under "When option() sees a normal variable:", says the
-    # opposite of what the policy does now.
-    old = "The OLD behavior for this policy is to proceed even when a normal variable exists. " * 4
-    new = "The NEW behavior for this policy is to do nothing when a normal variable exists. " * 4
-    passage = readable(
-        f"When the option() command sees a normal variable of the given name:\n\n- {old}\n- {new}\n"
-    )
-    assert not any(q.startswith("When the option() command") for q in quoted(passage))
-    assert any(q.startswith("The NEW behavior") for q in quoted(passage))
+    # opposite of what the policy does now: two items are quoted with their intro, up to an example's length.
+    def intro_quotes(times: int) -> list[str]:
+        old = "The OLD behavior for this policy is to proceed even when a normal variable exists. " * times
+        new = "The NEW behavior for this policy is to do nothing when a normal variable exists. " * times
+        passage = readable(f"When option() sees a normal variable of the given name:\n\n- {old}\n- {new}\n")
+        return [q for q in quoted(passage) if q.startswith("When option()")]
+
+    assert intro_quotes(4) and all("The NEW behavior" in q for q in intro_quotes(4))
 
 
 def test_a_question_alone_is_no_quote() -> None:

@@ -689,8 +689,8 @@ def _short_stop(
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
     """Where what a colon-ended sentence introduces ends: the item, row or code blocks right after it (an
     example's code whole, or nothing: cut, it reads as another example; a list whole, or cut after two items
-    at least: CMake's policy pages list what "the OLD behavior" and "the NEW behavior" do, and the first alone
-    says the opposite of what the policy does now)."""
+    at least, which may take an example's length: CMake's policy pages list what "the OLD behavior" and "the
+    NEW behavior" do, and the first alone says the opposite of what the policy does now)."""
     end: int | None = None
     taken = 0
     for block in blocks[k + 1 :]:
@@ -699,7 +699,11 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
         if end is not None and block.start - end > 3:
             break
         code = block.kind == "code"
-        if end is not None and block.end - blocks[k].end > (MAX_EXAMPLE_CHARS if code else MAX_FOLLOW_CHARS):
+        # (a list's first items are taken while they fit in an example's length, a longer list's further
+        # items while the whole fits in MAX_FOLLOW_CHARS)
+        few = not code and taken < MIN_LISTED and blocks[k + 1].kind != "code"
+        limit = MAX_EXAMPLE_CHARS if code or few else MAX_FOLLOW_CHARS
+        if end is not None and block.end - blocks[k].end > limit:
             if code and blocks[k + 1].kind == "code":
                 return None
             return end if taken >= MIN_LISTED or blocks[k + 1].kind == "code" else None
