@@ -250,10 +250,10 @@ class Admission:
         for k, opening in openings.items():
             p = passages[k]
             before = self._before.get(p.prev_chunk_id or "")
-            own = readers[k].visible
-            said = own.text[opening.start : opening.end]
             if before is None:
                 continue
+            own = readers[k].visible
+            said = own.text[opening.start : opening.end]
             start = antecedent(before[1], said, room=MAX_QUOTE_CHARS - len(said) - 2)
             if start is None:
                 continue
