@@ -555,6 +555,14 @@ def test_tables_quote_as_they_read() -> None:
             "SQLite uses",
             "in that format.",
         ),
+        # "For example" illustrates the sentence before it (CMake's cmake_minimum_required).
+        (
+            "The FATAL_ERROR option is accepted but ignored by CMake 2.6 and higher. For example, the "
+            "CMAKE_MINIMUM_REQUIRED_VERSION variable won't be set when the call comes before project().",
+            "For example",
+            "The FATAL_ERROR",
+            "before project().",
+        ),
     ],
 )
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(

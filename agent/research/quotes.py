@@ -57,7 +57,10 @@ _POINTS_BACK_FIRST = (
     r"then|but|or|and|so|yet|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
-    r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so|besides)\b"
+    r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so|besides|"
+    # (an example or a restatement of the sentence before: "For example, the CMAKE_MINIMUM_REQUIRED_VERSION
+    # variable won't be set ...", "As before, we'll start with ...")
+    r"for\s+example|for\s+instance|in\s+other\s+words|as\s+before|as\s+above)\b"
 )
 #: ... or in its opening phrase ("In order to do this, we need ...", "After that, ...").
 _POINTS_BACK_OPENING = r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
