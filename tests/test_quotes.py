@@ -2513,6 +2513,10 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     assert asks_about_changes("When was SQLite 3.8.8.1 released?")
     help_page = manual.model_copy(update={"title": "Docs help", "section_path": "Docs > See version history"})
     assert not is_history(help_page)
+    # A form the page itself says is superseded comes after the forms to use (CMake's target_link_libraries).
+    said = "The LINK_PUBLIC and LINK_PRIVATE modes are accepted. This signature is for compatibility only."
+    legacy = manual.model_copy(update={"quote": said})
+    assert is_history(legacy) and not is_history(manual.model_copy(update={"quote": "It is compatible."}))
     evidence = {e.id: e for e in (old, notes, manual)}
     findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in evidence.values()]}
     spec = TemplateLibrary().load("brief").section("answer")

@@ -9,7 +9,10 @@ the request asks what changed (a version, an upgrade, a deprecation), the direct
 section take the passages that say how things are first.
 
 Such a passage is recognised by the document's own labels (its title or a heading of its section path),
-not by its words: the document says it is a history of changes.
+not by its words: the document says it is a history of changes. A passage that says of the form it
+describes that it is kept for compatibility or deprecated ("The LINK_PUBLIC and LINK_PRIVATE modes ... This
+signature is for compatibility only.", CMake's target_link_libraries) says how things were too: it comes
+after the forms to use, unless the request asks about deprecation.
 """
 
 from __future__ import annotations
@@ -47,10 +50,21 @@ _CHANGE_ASKED = re.compile(
 )
 
 
+#: The document's own word that the form a passage describes is superseded.
+_SUPERSEDED = re.compile(
+    r"\b(?:for\s+(?:backwards?\s+)?compatibility\s+only|(?:is|are|has\s+been|have\s+been)\s+deprecated|"
+    r"deprecated\s+(?:since|in|as\s+of)|(?:is|are)\s+obsolete|no\s+longer\s+(?:recommended|supported))\b",
+    re.I,
+)
+
+
 def is_history(evidence: Evidence) -> bool:
-    """Whether the passage stands in a history of changes, by its title or a heading above it."""
+    """Whether the passage stands in a history of changes, by its title or a heading above it, or says that
+    the form it describes is superseded."""
     labels = [evidence.title or "", *path_parts(evidence.section_path)]
-    return any(_LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip())
+    return any(
+        _LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip()
+    ) or bool(_SUPERSEDED.search(evidence.quote))
 
 
 def asks_about_changes(request: str) -> bool:
