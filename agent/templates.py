@@ -184,14 +184,23 @@ def _spoken_of_a_thing(text: str, start: int, end: int) -> bool:
     word = text[start:end].casefold()
     if word not in _NOT_KNOWN:
         return False
-    said_of = _SAID_OF.search(text[:start])
-    if said_of is not None and said_of.group(1).casefold().removesuffix("s") in _NAMED_THINGS:
+    said_of = _SAID_OF.search(text[max(0, start - 60) : start])
+    if said_of is not None and _singular(said_of.group(1).casefold()) in _NAMED_THINGS:
         return True  # "an error message indicating that the query file is unknown": not recognised
     before = re.findall(r"[\w']+", text[:start])[-1:]
     after = re.match(r"\s*(?:(?:and|or)\s+[\w-]+\s+)?([A-Za-z][\w-]*)", text[end:])
     return bool(before and before[0].casefold() in _BEFORE_A_THING) or bool(
         after and after.group(1).casefold() not in _GOES_ON
     )
+
+
+def _singular(word: str) -> str:
+    """A plural noun's singular, as far as the names of things need it ("properties", "addresses")."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word.removesuffix("s")
 
 
 def fields_model(name: str, schema: dict[str, Any]) -> type[BaseModel]:

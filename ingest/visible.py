@@ -273,7 +273,7 @@ _FOOTNOTE_TEXT = re.compile(r"\[(?:\d{1,3}|[a-z])\]")
 #: ... or a bare number (a superscript the converter wrote as text) linking to a footnote's anchor: Texinfo's
 #: ``[38](#FOOT38)``, Pandoc's ``#fn1``, DocBook's ``#ftn.x``.
 _BARE_FOOTNOTE = re.compile(r"\d{1,3}")
-_FOOTNOTE_TARGET = re.compile(r"\(#[^)]*(?:foot|fn|ftn|note)", re.I)
+_FOOTNOTE_TARGET = re.compile(r"\(#(?:foot|fn|ftn|note)", re.I)
 #: What a permalink next to a heading or a term shows ("HISTSIZE ¶" in Texinfo's HTML, Sphinx's "¶").
 _PERMALINK_TEXT = re.compile(r"[*_]*[¶§#🔗]?[*_]*")
 

@@ -117,8 +117,8 @@ class IngestReport:
         default_factory=lambda: {"convert": 0.0, "chunk": 0.0, "embed": 0.0, "store": 0.0, "total": 0.0}
     )
     errors: list[str] = field(default_factory=list)
-    #: Each skipped page and why ("Foo.html: a redirect to ..."): a user who counts 28 wants to know which.
-    skipped: list[str] = field(default_factory=list)
+    #: Each skipped page and why (``{"path": ..., "reason": ...}``): a user who counts 28 wants to know which.
+    skipped: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +267,7 @@ class Ingestor:
             planned = plan.pop(str(path), None)
             if isinstance(result, SkippedPageError) and planned is not None:
                 self.report.skipped_pages += 1
-                self.report.skipped.append(str(result))
+                self.report.skipped.append({"path": result.path, "reason": result.reason})
                 log.debug("%s", result)
                 if planned[1] is not None:  # it had text when it was indexed: what it said is gone
                     self.index.remove(planned[0].key)

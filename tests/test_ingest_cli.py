@@ -131,7 +131,7 @@ def test_bad_files_are_named_and_the_batch_goes_on(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     assert report["added"] >= 27 and report["failed"] == len(errors) and report["skipped_pages"] == 2
     # ... each named with its reason, in the JSON and in the summary
-    assert sorted(line.split(": ", 1)[0].rsplit("/", 1)[-1] for line in report["skipped"]) == [
+    assert sorted(page["path"].rsplit("/", 1)[-1] for page in report["skipped"]) == [
         "alias.html",
         "index-page.html",
     ]

@@ -1101,6 +1101,12 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
     assert across.quote.startswith("Sending the TERM or stop signal to the parent")
     assert (across.chunk_id, across.continued_in) == ("a", "b")
     assert across.quote in readable(before, opening).text  # what citation checks it against
+    # Whatever order the term weights shortlist its windows in, none opens on that sentence alone.
+    readers = admission.readers([passage])
+    cut = [windows(readers[0])]
+    found, _, _, short = admission.with_antecedents([passage], readers, cut, [list(reversed(cut[0]))])
+    assert [p.chunk_id for p in found] == ["b", "a"]
+    assert not any(w.start == 0 and w.kind == "sentence" for w in short[0])
     # A chunk that opens on its own subject ("This module ...") leans on its page, not on the chunk before.
     page = Passage(
         chunk_id="d",
@@ -1198,6 +1204,9 @@ def test_a_definition_list_under_a_lead_in_reads_term_by_term() -> None:
         "This object consists of the following fields: • major — An optional integer representing the major "
         "version.; • minor — An optional integer representing the minor version."
     )
+    # A list whose last item is a sentence is no definition list.
+    platforms = "Supported platforms:\n• Linux\n• macOS\n• Windows support is experimental."
+    assert one_line(platforms) == "Supported platforms: • Linux; • macOS; • Windows support is experimental."
     # An admonition's label is no term.
     note = "Note\n\nPreferred setting of this variable is DEB-DEFAULT."
     assert one_line(note) == "Note: Preferred setting of this variable is DEB-DEFAULT."
@@ -1232,6 +1241,10 @@ def test_a_list_cut_short_keeps_two_items_or_is_not_quoted_with_its_intro() -> N
         return [q for q in quoted(passage) if q.startswith("When option()")]
 
     assert intro_quotes(4) and all("The NEW behavior" in q for q in intro_quotes(4))
+    # A long table's intro keeps its first rows, as before (the two-item rule is a list's).
+    rows = "\n".join(f"| opt{i} | does thing number {i} for the server configuration |" for i in range(12))
+    table = readable(f"The following options are available:\n\n| name | meaning |\n|---|---|\n{rows}\n")
+    assert any(q.startswith("The following options are available:") for q in quoted(table))
 
 
 def test_a_question_alone_is_no_quote() -> None:
@@ -1798,6 +1811,7 @@ def test_a_footnote_mark_is_not_visible_text() -> None:
     assert texinfo.text == "after the BEGIN rules are run. However, if an END rule exists"
     # A bare number linking elsewhere in the page is what the sentence says.
     assert visible_text("Repeat step [3](#step-3) twice.").text == "Repeat step 3 twice."
+    assert visible_text("See step [3](#step-3-notes) now.").text == "See step 3 now."
     # An admonition's icon, as Docling leaves it (its label and an image placeholder), is no text either.
     row = visible_text("| [Important]  <!-- image -->   | If you do not resolve them, aptitude will act. |")
     assert row.text == "If you do not resolve them, aptitude will act."

@@ -141,7 +141,7 @@ def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> No
         err=True,
     )
     if report.skipped:
-        names = ", ".join(Path(line.split(": ", 1)[0]).name for line in report.skipped[:SKIPPED_NAMED])
+        names = ", ".join(Path(page["path"]).name for page in report.skipped[:SKIPPED_NAMED])
         more = len(report.skipped) - SKIPPED_NAMED
         tail = f" and {more} more (--json lists each with its reason)" if more > 0 else ""
         click.echo(f"skipped: {names}{tail}", err=True)

@@ -203,6 +203,8 @@ class Admission:
         #: Chunks before passages that open on a sentence leaning back, by id (stored text, visible text),
         #: read once a run; None where the source no longer has one.
         self._before: dict[str, tuple[str, Visible] | None] = {}
+        #: Evidence quoted from the chunk before a hit (``with_antecedents``): it counts as the hit's.
+        self._reowned: set[str] = set()
 
     def readers(self, passages: Sequence[Passage]) -> list[Readable]:
         """Each passage as quotable text; one that ends on what introduces more (a colon, "the following
@@ -238,9 +240,12 @@ class Admission:
             blocks = readers[k].visible.blocks
             if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind != "paragraph":
                 continue
-            opening = next((w for w in short[k] if w.kind == "sentence" and w.start == blocks[0].start), None)
-            if opening is not None:
-                openings[k] = opening
+            # The opening sentence alone (the shortest window from the chunk's start), when one of the
+            # passage's shortlisted windows starts there; one that runs on into the next chunk stays as it is.
+            starting = [w for w in short[k] if w.kind == "sentence" and w.start == blocks[0].start]
+            alone = [w for w in cut[k] if w.kind == "sentence" and w.start == blocks[0].start]
+            if starting and alone and not any(w.continues for w in starting):
+                openings[k] = min(alone, key=lambda w: w.end)
         wanted = sorted({passages[k].prev_chunk_id or "" for k in openings} - self._before.keys())
         if wanted:
             fetched = self.following(wanted)
@@ -260,7 +265,6 @@ class Admission:
             text, visible = before
             shift = len(visible.text) + 2
             window = Window(start, shift + opening.end, "sentence", continues=True)
-            moved = [Window(w.start + shift, w.end + shift, w.kind, w.continues) for w in cut[k]]
             out[0].append(
                 p.model_copy(
                     update={
@@ -276,9 +280,10 @@ class Admission:
                 )
             )
             out[1].append(Readable(visible, own))
-            out[2].append([window, *moved])
+            out[2].append([window])
             out[3].append([window])
-            out[3][k] = [w for w in out[3][k] if w != opening]
+            # every window of this passage that opens on that sentence leans on the chunk before too
+            out[3][k] = [w for w in out[3][k] if not (w.kind == "sentence" and w.start == opening.start)]
         return out
 
     def candidates(
@@ -332,12 +337,13 @@ class Admission:
                 _union(cut[k][:ALL_WINDOWS], s) if p.rank < ASK_HITS else s
                 for k, (p, s) in enumerate(zip(passages, short, strict=True))
             ]
+        own = len(passages)
         passages, readers, cut, short = self.with_antecedents(passages, readers, cut, short)
         pairs = [(k, w) for k, ws in enumerate(short) for w in ws]
         scores = self._judged(question.text, pairs, passages, readers)
         judged = joined(list(zip(pairs, scores, strict=True)), readers, self.options.answer_floor)
         return [
-            self._evidence(question, passages[k], readers[k], w, score, cut=cut[k])
+            self._evidence(question, passages[k], readers[k], w, score, cut=cut[k], reowned=k >= own)
             for (k, w), score in judged
         ]
 
@@ -385,7 +391,9 @@ class Admission:
             asked = replace(question, text=ask)
             scored = list(zip(pairs, self._judged(ask, pairs, found, read), strict=True))
             for (k, w), score in joined(scored, read, self.options.answer_floor):
-                out.append(self._evidence(asked, found[k], read[k], w, score, cut=cuts[k]))
+                out.append(
+                    self._evidence(asked, found[k], read[k], w, score, cut=cuts[k], reowned=k >= len(mine))
+                )
         return sorted(out, key=lambda e: -e.score)
 
     def _judged(
@@ -428,8 +436,11 @@ class Admission:
         score: float,
         *,
         cut: Sequence[Window],
+        reowned: bool = False,
     ) -> Evidence:
         item = new_evidence(question, passage, reader, window, score)
+        if reowned:
+            self._reowned.add(item.id)
         longer = extended(reader.text, window, cut)
         if longer != window:
             wider = new_evidence(question, passage, reader, longer, score)
@@ -454,7 +465,7 @@ class Admission:
         done: set[int] = set()
         for item in items:  # best first
             at = rank.get(item.chunk_id or item.url or "")
-            if at is None and item.continued_in:
+            if at is None and item.id in self._reowned and item.continued_in:
                 at = rank.get(item.continued_in)  # a hit's opening quoted from the chunk before
             if at is None or at >= hits or at in done:
                 continue

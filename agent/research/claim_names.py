@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.text import NAMES_CODE, STOPWORDS, path_parts, words
+from sleuth.agent.research.text import NAMES_CODE, PLACEHOLDER_IT, STOPWORDS, path_parts, words
 from sleuth.ingest.term_lines import signature_name
 
 __all__ = ["NAME_WORDS", "PAGE_DEPTH", "heading_of", "person_named", "pointed_at"]
@@ -24,7 +24,7 @@ __all__ = ["NAME_WORDS", "PAGE_DEPTH", "heading_of", "person_named", "pointed_at
 #: "This directive sets the timeout ...", "It defaults to ...").
 _POINTS_BACK = re.compile(
     # (not a placeholder "it": "It is useful to illustrate the use of FIELDWIDTHS:")
-    r"^(?!it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){1,2}(?:to|that)\b)(?:[\w'-]+\s+){0,3}(?:this|these|it|its|they|their)\b",
+    rf"^(?!{PLACEHOLDER_IT})(?:[\w'-]+\s+){{0,3}}(?:this|these|it|its|they|their)\b",
     re.I,
 )
 #: A heading that is one name in code: "CSRF_COOKIE_DOMAIN", "yy_scan_string()", "gc.auto", "pre-push",

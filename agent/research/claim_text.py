@@ -64,8 +64,9 @@ def _one_line(quote: str) -> str:
         label = term.rstrip(":").casefold() in _ADMONITIONS
         joined = f"{term.rstrip(':')}: {said}" if label else f"{term} — {said}"
         lines = lines[terms:]
+    paired = _alternates([line for line in lines if line.startswith("• ")])
     for before, line in pairwise(lines):
-        if _names_a_term(before) and _describes(line):
+        if paired and _names_a_term(before) and _describes(line):
             # a definition list under a lead-in, its terms and descriptions as items of one depth ("fields:
             # • major • An optional integer representing the major version. • minor ..."): each term with
             # its description
@@ -84,6 +85,17 @@ _ADMONITIONS = frozenset(
 def _describes(line: str) -> bool:
     """An item that says something of the term above it: a statement, not one more name."""
     return line.startswith("• ") and line.endswith((".", "!", "?")) and not _names_a_term(line)
+
+
+def _alternates(items: Sequence[str]) -> bool:
+    """Items that alternate a term and its description, from the first to the last: a definition list
+    written flat ("• Linux • macOS • Windows support is experimental." is a list of three, not a term and
+    its description)."""
+    return (
+        len(items) >= 2
+        and len(items) % 2 == 0
+        and all(_names_a_term(t) and _describes(d) for t, d in zip(items[::2], items[1::2], strict=True))
+    )
 
 
 def _record(lines: Sequence[str]) -> str | None:
@@ -112,7 +124,7 @@ def _goes_on(joined: str, before: str, line: str) -> bool:
     if line[:1].islower() and line.endswith((".", "!", "?")) and len(line.split()) >= CONTINUED_WORDS:
         # the sentence an example interrupted goes on ("This means that using: set_property(...) with a
         # compiler which does not support -std=gnu++11 ... will not result in an error or warning.")
-        return not line.startswith("• ") and " | " not in line
+        return " | " not in line
     return (
         before.endswith((".", "!", "?"))
         and not before.startswith("• ")

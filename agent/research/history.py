@@ -9,10 +9,10 @@ the request asks what changed (a version, an upgrade, a deprecation), the direct
 section take the passages that say how things are first.
 
 Such a passage is recognised by the document's own labels (its title or a heading of its section path),
-not by its words: the document says it is a history of changes. A passage that says of the form it
-describes that it is kept for compatibility or deprecated ("The LINK_PUBLIC and LINK_PRIVATE modes ... This
-signature is for compatibility only.", CMake's target_link_libraries) says how things were too: it comes
-after the forms to use, unless the request asks about deprecation.
+not by words that merely mention a change: the document says it is a history of changes. A passage that
+says of the form it describes that it is kept for compatibility or deprecated ("The LINK_PUBLIC and
+LINK_PRIVATE modes ... This signature is for compatibility only.", CMake's target_link_libraries) says how
+things were too: it comes after the forms to use, unless the request asks about deprecation.
 """
 
 from __future__ import annotations

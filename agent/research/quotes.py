@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import QUOTE_MARKS, STOPWORDS, words
+from sleuth.agent.research.text import PLACEHOLDER_IT, QUOTE_MARKS, STOPWORDS, words
 from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
@@ -50,29 +50,27 @@ _ABBREVIATION = re.compile(
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
 )
-#: A sentence whose first words point back: a pronoun, a conjunction or "then" (which continue the sentence
-#: before: "Then the parent itself exits.", "But the limit applies only to ..."), a linking adverb.
-_POINTS_BACK_FIRST = (
-    r"^(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
+#: Words that open a sentence by pointing back: a pronoun, a conjunction or "then" (which continue the
+#: sentence before: "Then the parent itself exits.", "But the limit applies only to ..."), a linking adverb,
+#: an example or a restatement ("For example, the CMAKE_MINIMUM_REQUIRED_VERSION variable won't be set ...",
+#: "As before, we'll start with ..."); a word of their own ("So-called", not "So"), in lower case or
+#: capitalised (SQL's "AND and OR combine expressions" names keywords).
+_POINTING_WORDS = (
+    r"(?!(?-i:[A-Z]{2,})\b)"
+    r"(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
     r"then|but|or|and|so|yet|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so|besides|"
-    # (an example or a restatement of the sentence before: "For example, the CMAKE_MINIMUM_REQUIRED_VERSION
-    # variable won't be set ...", "As before, we'll start with ...")
-    r"for\s+example|for\s+instance|in\s+other\s+words|as\s+before|as\s+above)\b"
+    r"for\s+example|for\s+instance|in\s+other\s+words|as\s+before|as\s+above)(?=[\s,'’])"
 )
+_POINTS_BACK_FIRST = rf"^{_POINTING_WORDS}"
 #: ... or in its opening phrase ("In order to do this, we need ...", "After that, ...").
 _POINTS_BACK_OPENING = r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
 #: Openings that certainly lean on the sentence before (not "When a client connects, it ...", whose "it" is
 #: the client): what a quote at a chunk's head may reach into the chunk before for.
 _OPENS_BY_POINTING_BACK = re.compile(
-    # (not a placeholder "it": "It is possible to nest array fields", "It's important to realize that ...")
-    r"(?!it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){1,2}(?:to|that)\b)(?:"
-    + _POINTS_BACK_FIRST[1:]
-    + ")"
-    + _POINTS_BACK_OPENING,
-    re.I,
+    rf"(?!{PLACEHOLDER_IT})(?:{_POINTS_BACK_FIRST}{_POINTS_BACK_OPENING})", re.I
 )
 #: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
 #: include ..."): its quote takes that sentence along so that it reads alone.
@@ -353,7 +351,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             ):
                 follow_end = _follow(blocks, k)
                 if follow_end is not None:
-                    follow_end = _sentence_goes_on(text, blocks, follow_end)
+                    follow_end = _sentence_goes_on(text, blocks, s, follow_end)
                     start = s
                     if (
                         i > 0
@@ -612,8 +610,9 @@ _THE_PAGES_SUBJECT = re.compile(
 
 def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     """Where, in ``previous`` (the visible text of the chunk before), the sentence starts that ``opening``
-    (the sentence a chunk opens on) leans on: the last sentence of its last paragraph, when that is a whole
-    sentence, no pointer, and from it to the chunk's end fits in ``room`` characters. A chunk may open on
+    (the sentence a chunk opens on) leans on: the last sentence of its last paragraph (and back from it while
+    each points back in turn), when that is a whole sentence, no pointer, and from it to the chunk's end fits
+    in ``room`` characters. A chunk may open on
     "Then the parent itself exits." or "Or, in other words, these routines are constructors ...", and alone
     it says nothing of what it continues; the chunker set the sentence before it in the chunk before. Only
     an opening that points back in its first words (``_OPENS_BY_POINTING_BACK``) does: a definite subject
@@ -704,12 +703,13 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
         code = block.kind == "code"
         # (a list's first items are taken while they fit in an example's length, a longer list's further
         # items while the whole fits in MAX_FOLLOW_CHARS)
-        few = not code and taken < MIN_LISTED and blocks[k + 1].kind != "code"
+        listed = blocks[k + 1].kind == "item"  # (a table's first rows, or code, are cut as before)
+        few = listed and taken < MIN_LISTED
         limit = MAX_EXAMPLE_CHARS if code or few else MAX_FOLLOW_CHARS
         if end is not None and block.end - blocks[k].end > limit:
             if code and blocks[k + 1].kind == "code":
                 return None
-            return end if taken >= MIN_LISTED or blocks[k + 1].kind == "code" else None
+            return end if taken >= MIN_LISTED or not listed else None
         end = block.end
         taken += block.kind == "item" and block.depth == blocks[k + 1].depth
     return end
@@ -721,7 +721,7 @@ _RELATIVE = re.compile(r"(?:which|whereby|wherein|whereupon)\b(?![^.!?]*\?\s*$)"
 MIN_LISTED = 2
 
 
-def _sentence_goes_on(text: str, blocks: Sequence[Block], end: int) -> int:
+def _sentence_goes_on(text: str, blocks: Sequence[Block], start: int, end: int) -> int:
     """``end``, or past the first sentence of the paragraph right after it when that paragraph goes on with
     the sentence the code interrupted (CMake's "This means that using:" + ``set_property(TARGET tgt PROPERTY
     CXX_STANDARD 11)`` + "with a compiler which does not support -std=gnu++11 ... will not result in an error
@@ -731,7 +731,9 @@ def _sentence_goes_on(text: str, blocks: Sequence[Block], end: int) -> int:
     if after is None or after.kind != "paragraph" or not text[after.start : after.start + 1].islower():
         return end
     first = _sentences(text, after.start, after.end)
-    return first[0][1] if first else end
+    # (only while the whole still fits in an example's length: the intro with its code is quoted, if
+    # shorter, rather than nothing)
+    return first[0][1] if first and first[0][1] - start <= MAX_EXAMPLE_CHARS else end
 
 
 #: Windows quoted whole or not at all: what a sentence introduces, a paragraph's example.
@@ -743,7 +745,7 @@ def _bounded(text: str, window: Window) -> Window:
         return window  # (what a sentence introduces is quoted whole, or not at all)
     limit = window.start + MAX_QUOTE_CHARS
     # A long window ends where a sentence, a line or a clause does, so that it never stops mid-thought.
-    ends = [m.start() for m in _SENTENCE_END.finditer(text, window.start, limit)]
+    ends = [m.start() + len(m.group(0).rstrip()) for m in _SENTENCE_END.finditer(text, window.start, limit)]
     cut = max(ends[-1] if ends else -1, text.rfind("\n", window.start, limit))
     if cut < window.start + 120:
         cut = text.rfind("; ", window.start, limit)

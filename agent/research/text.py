@@ -185,6 +185,14 @@ def _sentences(text: str, start: int, end: int) -> list[Span]:
     return out
 
 
+#: A placeholder "it", which points at nothing: "It is possible to nest array fields", "It's important to
+#: realize that ..." (not "It is set to ON when ...", which says what the sentence before named).
+PLACEHOLDER_IT = (
+    r"it(?:'s|’s|\s+is|\s+was)\s+(?:(?:also|often|usually|generally|not|now|still|therefore|thus)\s+)?"
+    r"(?:possible|impossible|important|useful|necessary|recommended|advisable|easy|easier|difficult|hard|"
+    r"common|best|better|safe|safer|wise|sufficient|worth|likely|unlikely|clear|true|good|convenient|"
+    r"preferable|essential|permissible|allowed|required|customary|typical|reasonable)\b"
+)
 #: The separator of a section path's headings ("Page title > Section > Subsection").
 PATH_SEPARATOR = " > "
 
