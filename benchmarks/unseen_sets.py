@@ -33,10 +33,10 @@ manual as per-chapter HTML, usr/share/doc/make-doc/make.html: its 16 chapters, a
 page, 20 files; the 143 one-line redirect pages, the contents and the two index pages left out: 889
 chunks) and gawk-doc 5.2.1-1 (Debian non-free: the GNU Awk manual's node pages, 379 of its 490, the
 Dynamic-Extensions, Installation, Notes, Index, Copying and GFDL subtrees left out; ingest skips 28 redirect
-and index pages: 2,444 chunks) and cmake-doc 3.25.1-1 (CMake's Sphinx manual: all 1,906 content pages flattened
-with ``__`` for ``/``, ``command/install.html`` as ``command__install.html``; release/, genindex, search and
-index.html left out; ingest skips the 7 contents pages: 8,933 chunks); ingest each with ``sleuth ingest DIR
---index IDX``.
+and index pages: 2,444 chunks) and cmake-doc 3.25.1-1 (CMake's Sphinx manual: all 1,906 content pages
+flattened with ``__`` for ``/``, ``command/install.html`` as ``command__install.html``; release/, genindex,
+search and index.html left out; ingest skips the 7 contents pages: 8,933 chunks); ingest each with ``sleuth
+ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
