@@ -2531,6 +2531,11 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     said = "The LINK_PUBLIC and LINK_PRIVATE modes are accepted. This signature is for compatibility only."
     legacy = manual.model_copy(update={"quote": said})
     assert is_history(legacy) and not is_history(manual.model_copy(update={"quote": "It is compatible."}))
+    # ... and a manual's exercises (GNU Awk's "4.15 Exercises"), not a section that merely names problems.
+    assert is_history(manual.model_copy(update={"section_path": "Reading Files > 4.15 Exercises"}))
+    assert not is_history(manual.model_copy(update={"section_path": "Troubleshooting > Common problems"}))
+    assert is_history(manual.model_copy(update={"section_path": "A.6 History of gawk Features"}))
+    assert not is_history(manual.model_copy(update={"section_path": "Paris > History of the city"}))
     evidence = {e.id: e for e in (old, notes, manual)}
     findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[e.id]) for e in evidence.values()]}
     spec = TemplateLibrary().load("brief").section("answer")

@@ -12,7 +12,8 @@ Such a passage is recognised by the document's own labels (its title or a headin
 not by words that merely mention a change: the document says it is a history of changes. A passage that
 says of the form it describes that it is kept for compatibility or deprecated ("The LINK_PUBLIC and
 LINK_PRIVATE modes ... This signature is for compatibility only.", CMake's target_link_libraries) says how
-things were too: it comes after the forms to use, unless the request asks about deprecation.
+things were too: it comes after the forms to use, unless the request asks about deprecation. A manual's
+exercises (a section headed "Exercises") say neither how things are nor how they were, and come last too.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ _LABEL = re.compile(
     rf"|^{_DATE}\s*\(\s*{_VERSION}\s*\)$"
     rf"|\b(?:changes|news|notes)\s+(?:in|for)\b.*?\b{_VERSION}"
     r"|^(?:changes|news|change\s+log)$"
+    # A history of a program's features, which version added what ("A.6 History of gawk Features", "Feature
+    # History"), not the history of a place or a people.
+    r"|\bfeatures?\s+history\b|\bhistory\s+of\s+(?:[\w-]+\s+){0,3}features\b"
+    # A manual's exercises ask the reader to do something ("4.15 Exercises": "Using the FIELDWIDTHS variable
+    # ..., write a program to read election data"): like a change log, no statement of how things are.
+    r"|^(?:[\dA-Z]{1,3}(?:\.\d+)*\.?\s+)?(?:exercises?|problems)$"
     rf"|^(?:version|release)\s+{_VERSION}(?:\s*\(.*\))?$",
     re.I,
 )
