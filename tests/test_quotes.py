@@ -1138,6 +1138,9 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
     ):
         assert antecedent(previous, own, room=500) is None
     assert antecedent(previous, "However, the server closes them after a timeout.", room=500) == 0
+    # A chunk that ends on a term is what the next chunk's description is about (GNU Awk's strftime).
+    term = visible_text("**strftime([format [, timestamp [, utc-flag] ] ])**")
+    assert antecedent(term, "Format the time specified by timestamp and return the result.", room=500) == 0
 
 
 def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:

@@ -612,7 +612,7 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     """Where, in ``previous`` (the visible text of the chunk before), the sentence starts that ``opening``
     (the sentence a chunk opens on) leans on: the last sentence of its last paragraph (and back from it while
     each points back in turn), when that is a whole sentence, no pointer, and from it to the chunk's end fits
-    in ``room`` characters. A chunk may open on
+    in ``room`` characters; or the term line that ends it, whatever the opening says. A chunk may open on
     "Then the parent itself exits." or "Or, in other words, these routines are constructors ...", and alone
     it says nothing of what it continues; the chunker set the sentence before it in the chunk before. Only
     an opening that points back in its first words (``_OPENS_BY_POINTING_BACK``) does: a definite subject
@@ -622,6 +622,11 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     last = previous.blocks[-1] if previous.blocks else None
     if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
         return None
+    if is_term_line(previous.text[last.start : last.end]):
+        # The chunk before ends on the term this chunk's opening describes (GNU Awk's "strftime([format [,
+        # timestamp [, utc-flag] ] ])" over "Format the time specified by timestamp ..."): the description
+        # names nothing without it, pointing back or not.
+        return last.start if len(previous.text) - last.start <= room else None
     spans = _sentences(previous.text, last.start, last.end)
     if not spans:
         return None
