@@ -31,7 +31,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sleuth.agent.research.text import PLACEHOLDER_IT, QUOTE_MARKS, STOPWORDS, words
+from sleuth.agent.research.text import (
+    PLACEHOLDER_IT,
+    QUOTE_MARKS,
+    SENTENCE_END,
+    STOPWORDS,
+    sentence_bounds,
+    words,
+)
 from sleuth.ingest.contextualize import contextualize
 from sleuth.ingest.term_lines import is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
@@ -44,7 +51,6 @@ MAX_QUOTE_CHARS = 600
 MAX_EXAMPLE_CHARS = 1200
 #: What a colon may bring along: at most this many characters of the blocks after it.
 MAX_FOLLOW_CHARS = 420
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
@@ -235,19 +241,7 @@ def is_pointer(sentence: str) -> bool:
 
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    cursor = start
-    for m in _SENTENCE_END.finditer(text, start, end):
-        # with what closes it after the stop: "(Recall that ... code 034.)" keeps its bracket
-        candidate = text[cursor : m.start() + len(m.group(0).rstrip())].rstrip()
-        if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
-            continue
-        out.append((cursor, cursor + len(candidate)))
-        cursor = m.end()
-    tail = text[cursor:end].rstrip()
-    if tail:
-        out.append((cursor, cursor + len(tail)))
-    return out
+    return sentence_bounds(text, start, end, abbreviation=_ABBREVIATION)
 
 
 def windows(passage: Readable, *, split_start: bool = False, split_end: bool = False) -> list[Window]:
@@ -750,7 +744,7 @@ def _bounded(text: str, window: Window) -> Window:
         return window  # (what a sentence introduces is quoted whole, or not at all)
     limit = window.start + MAX_QUOTE_CHARS
     # A long window ends where a sentence, a line or a clause does, so that it never stops mid-thought.
-    ends = [m.start() + len(m.group(0).rstrip()) for m in _SENTENCE_END.finditer(text, window.start, limit)]
+    ends = [m.start() + len(m.group(0).rstrip()) for m in SENTENCE_END.finditer(text, window.start, limit)]
     cut = max(ends[-1] if ends else -1, text.rfind("\n", window.start, limit))
     if cut < window.start + 120:
         cut = text.rfind("; ", window.start, limit)

@@ -15,7 +15,7 @@ from py_rust_stemmers import SnowballStemmer
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\b[A-Z])\.$",
@@ -169,20 +169,27 @@ def sentence_spans(markdown: str) -> list[Span]:
     return [s for s in spans if len(words(markdown[s.start : s.end])) >= (2 if s.kind == "row" else 3)]
 
 
-def _sentences(text: str, start: int, end: int) -> list[Span]:
-    out: list[Span] = []
+def sentence_bounds(
+    text: str, start: int, end: int, *, abbreviation: re.Pattern[str] = _ABBREVIATION
+) -> list[tuple[int, int]]:
+    """Where the sentences of ``text[start:end]`` stand, each with what closes it after its stop ("(Recall
+    that ... code 034.)" keeps its bracket); a stop after an ``abbreviation`` ends none."""
+    out: list[tuple[int, int]] = []
     cursor = start
-    for m in _SENTENCE_END.finditer(text, start, end):
-        # with what closes it after the stop: "(Recall that ... code 034.)" keeps its bracket
+    for m in SENTENCE_END.finditer(text, start, end):
         candidate = text[cursor : m.start() + len(m.group(0).rstrip())].rstrip()
-        if _ABBREVIATION.search(candidate.rstrip("\"'”’)]")):
+        if abbreviation.search(candidate.rstrip("\"'”’)]")):
             continue
-        out.append(Span(cursor, cursor + len(candidate), "sentence"))
+        out.append((cursor, cursor + len(candidate)))
         cursor = m.end()
     tail = text[cursor:end].rstrip()
     if tail:
-        out.append(Span(cursor, cursor + len(tail), "sentence"))
+        out.append((cursor, cursor + len(tail)))
     return out
+
+
+def _sentences(text: str, start: int, end: int) -> list[Span]:
+    return [Span(a, b, "sentence") for a, b in sentence_bounds(text, start, end)]
 
 
 #: A placeholder "it", which points at nothing: "It is possible to nest array fields", "It's important to
