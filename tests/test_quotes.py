@@ -2592,3 +2592,28 @@ def test_history_labels_are_version_labels() -> None:
     assert is_history(under("Change Log > Version 1.2.4 (2023-03-24)"))
     assert asks_about_changes("Which version of BIND added catalog zones?")
     assert not asks_about_changes("How do I release a lock?")
+
+
+def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
+    """A question on the most populous cities of the United States: discovery followed the name "France" a
+    quote mentioned ("Capital of France population cities"), and Paris' description answers that lead well
+    (score 5.6) and the request not at all (relevance -3.3). Weighed by the lead's score it had taken the key
+    findings' place of Houston, which the request's own search found (relevance 3.9). A lead's evidence
+    counts by its relevance to the request; evidence the request's own searches found as before. (Text
+    written for this test.)"""
+    from sleuth.agent.research.synthesis import groups, select  # noqa: PLC0415
+
+    houston = Evidence(
+        id="E1", chunk_id="c1", document_id="houston", title="Houston", origin="query", score=3.9,
+        relevance=3.9, quote="Houston is the fourth-most populous city in the United States, with 2.3 "
+        "million residents at the 2020 census.",
+    )  # fmt: skip
+    paris = Evidence(
+        id="E2", chunk_id="c2", document_id="paris", title="Paris", origin="lead", score=5.6, relevance=-3.3,
+        question="Capital of France population cities",
+        quote="Paris is the capital and largest city of France, with an estimated population of 2.1 million.",
+    )  # fmt: skip
+    planned = paris.model_copy(update={"id": "E3", "chunk_id": "c3", "document_id": "p", "origin": "plan"})
+    assert [g.items[0].id for g in select(groups([houston, paris]), 1)] == ["E1"]
+    # (a template's question is asked for the request, and its score still counts)
+    assert [g.items[0].id for g in select(groups([houston, planned]), 1)] == ["E3"]

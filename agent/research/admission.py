@@ -77,6 +77,7 @@ def new_evidence(
         source=passage.source,
         question_id=question.id,
         question=question.text,
+        origin=question.origin,
         sections=list(question.sections),
         score=round(score, 4),
         relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,

@@ -58,6 +58,9 @@ class Evidence(EvidenceRecord):
 
     question_id: str = ""
     question: str = ""
+    #: How the question it was found for came about (``plan.Question.origin``): the request's own searches
+    #: ("query", "ask", "constraint"), a template's ("plan", "guard") or discovery's ("lead", "llm-lead").
+    origin: str = ""
     sections: list[str] = Field(default_factory=list)
     score: float = 0.0
     #: How well the quote (in its context) answers the request's own words, by the cross-encoder: its score

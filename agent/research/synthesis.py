@@ -409,7 +409,20 @@ def _inside(a: Evidence, b: Evidence) -> bool:
     return a.id != b.id and a.chunk_id == b.chunk_id and len(a.quote) < len(b.quote) and a.quote in b.quote
 
 
+#: Origins of questions discovery made up from a name the evidence mentions ("Capital of France population
+#: cities"): a way to find, not a question anyone asked.
+LEAD_ORIGINS = frozenset({"lead", "llm-lead"})
+
+
 def _weight(evidence: Evidence) -> float:
+    """How well a quote answers: the better of its score for the question it was found for and its
+    relevance to the request; for a lead's evidence, its relevance alone. A lead's question is made of a name
+    and the query's words, and a quote that answers it well ("Its capital ... is Paris" for the lead "Capital
+    of France" of a question on the most populous cities of the United States) may say nothing the request
+    asks: weighed by that score, it had taken Houston's "... fourth-most populous city in the United States"
+    place in the key findings."""
+    if evidence.origin in LEAD_ORIGINS:
+        return evidence.relevance
     return max(evidence.score, evidence.relevance)
 
 
