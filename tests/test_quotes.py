@@ -2599,8 +2599,8 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     quote mentioned ("Capital of France population cities"), and Paris' description answers that lead well
     (score 5.6) and the request not at all (relevance -3.3). Weighed by the lead's score it had taken the key
     findings' place of Houston, which the request's own search found (relevance 3.9). A lead's evidence
-    counts by its relevance to the request; evidence the request's own searches found as before. (Text
-    written for this test.)"""
+    counts by its relevance to the request, a template question's by its score in that question's section
+    only; evidence the request's own searches found as before. (Text written for this test.)"""
     from sleuth.agent.research.synthesis import groups, select  # noqa: PLC0415
 
     houston = Evidence(
@@ -2615,5 +2615,8 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     )  # fmt: skip
     planned = paris.model_copy(update={"id": "E3", "chunk_id": "c3", "document_id": "p", "origin": "plan"})
     assert [g.items[0].id for g in select(groups([houston, paris]), 1)] == ["E1"]
-    # (a template's question is asked for the request, and its score still counts)
-    assert [g.items[0].id for g in select(groups([houston, planned]), 1)] == ["E3"]
+    # A template's question speaks for its own section: the quote's score for "What is unknown, disputed or
+    # uncertain about ...?" counts in Open questions, and its relevance elsewhere.
+    planned.found_for = ["open_questions"]
+    assert [g.items[0].id for g in select(groups([houston, planned], section="open_questions"), 1)] == ["E3"]
+    assert [g.items[0].id for g in select(groups([houston, planned], section="key_findings"), 1)] == ["E1"]

@@ -79,6 +79,7 @@ def new_evidence(
         question=question.text,
         origin=question.origin,
         sections=list(question.sections),
+        found_for=list(question.sections),
         score=round(score, 4),
         relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,

@@ -61,6 +61,9 @@ class Evidence(EvidenceRecord):
     #: How the question it was found for came about (``plan.Question.origin``): the request's own searches
     #: ("query", "ask", "constraint"), a template's ("plan", "guard") or discovery's ("lead", "llm-lead").
     origin: str = ""
+    #: The sections that question was asked for (``sections`` is where routing puts the quote): a quote's
+    #: score for a template's question speaks for it in that question's section only.
+    found_for: list[str] = Field(default_factory=list)
     sections: list[str] = Field(default_factory=list)
     score: float = 0.0
     #: How well the quote (in its context) answers the request's own words, by the cross-encoder: its score

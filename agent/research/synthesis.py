@@ -92,7 +92,7 @@ class ExtractiveSynthesizer:
         for section in template.sections:
             if section.kind == "summary":
                 continue
-            candidates = groups(routed.get(section.id, []))
+            candidates = groups(routed.get(section.id, []), section=section.id)
             picked = select(candidates, section.max_claims, history_last=history_last)
             claims[section.id] = [*map(claim_of, picked), *conflicts(picked, candidates)]
         return claims
@@ -129,7 +129,7 @@ def summarize(
     ``entry``: the name the question asks about as an entry of a manual ("the Timeout directive":
     ``asked_entry``); the best claim that stands in that entry, reaches ``floor`` and is no change log's
     (with ``history_last``) opens the summary."""
-    homeless = groups(own)
+    homeless = groups(own, section=section.id)
     must = sum(1 for g in homeless if g.backbone)
     first = [
         claim_of(g) for g in select(homeless, max(0, section.max_claims - must), history_last=history_last)
@@ -198,12 +198,13 @@ def summarize(
     return out if opening is None else [opening, *(c for c in out if c is not opening)]
 
 
-def groups(items: Sequence[Evidence]) -> list[Group]:
+def groups(items: Sequence[Evidence], *, section: str | None = None) -> list[Group]:
+    """Quotes that state one thing grouped, best first (weighed for ``section``, when given: ``_weight``)."""
     # Best first: pinned, then backbone, then how well the quote answers (its question or the request),
     # then the newer evidence (a 2024 figure before the 2015 one).
     ordered = sorted(
         (e for e in items if not e.dropped),
-        key=lambda e: (not e.pinned, not e.backbone, -round(_weight(e), 3), _newest_first(e)),
+        key=lambda e: (not e.pinned, not e.backbone, -round(_weight(e, section), 3), _newest_first(e)),
     )
     out: list[Group] = []
     for item in ordered:
@@ -253,8 +254,9 @@ def groups(items: Sequence[Evidence]) -> list[Group]:
                     group.weight += abs(group.weight) * (CORROBORATION - 1)
                 break
         else:
-            weight = _weight(item) + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
-            out.append(Group([item], terms, weight, {item.document_key}, weight=_weight(item)))
+            shown = _weight(item, section)
+            weight = shown + (100.0 if item.pinned else 0.0) + (50.0 if item.backbone else 0.0)
+            out.append(Group([item], terms, weight, {item.document_key}, weight=shown))
     return _overlaps_merged(out)
 
 
@@ -414,14 +416,22 @@ def _inside(a: Evidence, b: Evidence) -> bool:
 LEAD_ORIGINS = frozenset({"lead", "llm-lead"})
 
 
-def _weight(evidence: Evidence) -> float:
-    """How well a quote answers: the better of its score for the question it was found for and its
-    relevance to the request; for a lead's evidence, its relevance alone. A lead's question is made of a name
-    and the query's words, and a quote that answers it well ("Its capital ... is Paris" for the lead "Capital
-    of France" of a question on the most populous cities of the United States) may say nothing the request
-    asks: weighed by that score, it had taken Houston's "... fourth-most populous city in the United States"
-    place in the key findings."""
+#: Origins of the questions a template asks for its sections.
+TEMPLATE_ORIGINS = frozenset({"plan", "guard"})
+
+
+def _weight(evidence: Evidence, section: str | None = None) -> float:
+    """How well a quote answers in ``section`` (any, when ``None``): the better of its score for the question
+    it was found for and its relevance to the request; for a lead's evidence, its relevance alone. A lead's
+    question is made of a name and the query's words, and a quote that answers it well ("Its capital ... is
+    Paris" for the lead "Capital of France" of a question on the most populous cities of the United States)
+    may say nothing the request asks: weighed by that score, it had taken Houston's "... fourth-most populous
+    city in the United States" place in the key findings. Likewise a template's question speaks for its own
+    section only: a quote that answers "What is unknown, disputed or uncertain about ...?" well and the
+    request not at all, routed to the key findings, counts there by its relevance."""
     if evidence.origin in LEAD_ORIGINS:
+        return evidence.relevance
+    if section is not None and evidence.origin in TEMPLATE_ORIGINS and section not in evidence.found_for:
         return evidence.relevance
     return max(evidence.score, evidence.relevance)
 
