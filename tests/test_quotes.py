@@ -2620,3 +2620,21 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     planned.found_for = ["open_questions"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="open_questions"), 1)] == ["E3"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="key_findings"), 1)] == ["E1"]
+
+
+def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_chain_starts() -> None:
+    """Celery's Redis caveat: "So you have to increase the visibility timeout ..." is a paragraph that leans
+    on the one before ("This causes problems with ETA/countdown/retry tasks ..."), which leans on the one
+    before it. Quoted from "This causes", the claim never said what causes the problem; no window opens
+    there now."""
+    md = (
+        "### Visibility timeout\n\nIf a task isn't acknowledged within the Visibility Timeout the task will "
+        "be redelivered to another worker and executed.\n\nThis causes problems with ETA/countdown/retry "
+        "tasks where the time to execute exceeds the visibility timeout; in fact if that happens it will be "
+        "executed again, and again in a loop.\n\nSo you have to increase the visibility timeout to match the "
+        "time of the longest ETA you're planning to use.\n"
+    )
+    passage = readable(md)
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert not any(q.startswith(("This causes", "So you")) for q in quoted)
+    assert any(q.startswith("If a task") and q.endswith("planning to use.") for q in quoted)

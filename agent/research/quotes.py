@@ -380,7 +380,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = _short_stop(text, spans, i, first=first, blocks=blocks, k=k)
-            leant_on = _leant_on(text, blocks, k, spans[0]) if j == 0 and k > 0 else None
+            leant_on = _reached_back(text, blocks, k, spans[0], stop) if j == 0 and k > 0 else None
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
             elif leant_on is not None and stop - leant_on <= MAX_QUOTE_CHARS:
@@ -759,6 +759,43 @@ _ATTRIBUTION = re.compile(
     r"\ball rights reserved\b|^(?:copyright|©)",
     re.I,
 )
+
+
+def _reached_back(
+    text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int], stop: int
+) -> int | None:
+    """Where a quote that ends at ``stop`` starts when block ``k``'s ``opening`` leans on the paragraphs
+    before it (``_leant_on``), followed back while the sentence leant on points back in turn and the quote
+    fits: Celery's "So you have to increase the visibility timeout ..." leans on "This causes problems with
+    ETA/countdown/retry tasks ...", a paragraph of its own, which leans on "If a task isn't acknowledged
+    within the Visibility Timeout the task will be redelivered ...": quoted from "This causes", it said
+    what causes the problem nowhere."""
+    first: int | None = None
+    while k > 0:
+        at = _leant_on(text, blocks, k, opening)
+        if at is None or stop - at > MAX_QUOTE_CHARS:
+            break
+        first = at
+        if blocks[k - 1].kind != "paragraph":
+            break
+        spans = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
+        i = next((n for n, (a, _) in enumerate(spans) if a == at), None)
+        if i is None:
+            break
+        # ... and back within that paragraph, while each sentence points back at the one before it
+        while (
+            i > 0
+            and stop - spans[i - 1][0] <= MAX_QUOTE_CHARS
+            and _leans_back(
+                text[spans[i][0] : spans[i][1]], text[spans[i - 1][0] : spans[i - 1][1]], first_step=False
+            )
+        ):
+            i -= 1
+        first = spans[i][0]
+        if i > 0:
+            break
+        k, opening = k - 1, spans[0]
+    return first
 
 
 def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
