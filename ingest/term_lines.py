@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TERM_WORDS", "is_term_line", "signature_name"]
+__all__ = ["TERM_WORDS", "defined_name", "is_term_line", "signature_name"]
 
 #: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
 TERM_WORDS = 12
@@ -35,6 +35,30 @@ _OPENING_QUOTES = "'‘\"“`"
 _CLOSING_QUOTES = "'’\"”`"
 
 
+#: A definition's line as Texinfo writes it (``@deffn``, ``@defun``, ``@defmac``, ``@defvar``, ...): the kind
+#: of thing, a colon, then the name and its arguments: GNU Bison's "Macro: YYABORT ;", "Directive: %define
+#: lr.type type", glibc's "Function: int pthread_mutex_lock (pthread_mutex_t *mutex)". The group: the rest.
+_DEFINITION = re.compile(
+    r"^(?:(?:[A-Z][\w-]*\s+)?(?:[Ff]unctions?|[Mm]acros?|[Vv]ariables?|[Dd]irectives?|[Cc]ommands?|[Oo]ptions?|"
+    r"[Ff]orms?|[Cc]onstants?|[Tt]ypes?|[Hh]ooks?|[Ss]ignals?|[Kk]eywords?|[Pp]rimitives?|[Pp]rocedures?|"
+    r"[Mm]ethods?|[Cc]lass|[Ss]tructure|[Pp]arameters?|[Ss]ettings?|[Pp]roperty|[Pp]roperties|[Ee]vents?|"
+    r"[Ss]ymbols?)|Method on \S+|Operation on \S+):\s+(\S.*)$"
+)
+
+
+def defined_name(line: str) -> str | None:
+    """What a definition's line defines, its kind left out ("YYABORT ;" of "Macro: YYABORT ;"), or None when
+    ``line`` is no such line."""
+    found = _DEFINITION.match(" ".join(line.split()))
+    if (
+        found is None
+        or len(found.group(1).split()) > TERM_WORDS
+        or found.group(1).endswith((".", "!", "?", ":"))
+    ):
+        return None  # (a sentence after a label: "Commands: see below.")
+    return found.group(1)
+
+
 def signature_name(line: str) -> str | None:
     """The name a signature calls ("jinja2.PackageLoader" of "class jinja2.PackageLoader(package_name)"), or
     None when ``line`` is no signature."""
@@ -50,6 +74,8 @@ def is_term_line(text: str) -> bool:
         line = line[1:-1].strip()  # Texinfo quotes its terms: "‘-n’", "'--just-print'"
     if "\n" in line or not line or len(line.split()) > TERM_WORDS:
         return False
+    if defined_name(line) is not None:
+        return True  # Texinfo's "Directive: %define lr.type type" over its description's list
     if len(line.split()) == 1 and line[0] in _SIGNS and len(line) > 1:
         return True  # one name that opens with a sign, whatever it ends with: make's "$?", "$^"
     if line.endswith(_STOPS) and not line.endswith(")"):

@@ -2638,3 +2638,54 @@ def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_
     quoted = [passage.text[w.start : w.end] for w in windows(passage)]
     assert not any(q.startswith(("This causes", "So you")) for q in quoted)
     assert any(q.startswith("If a task") and q.endswith("planning to use.") for q in quoted)
+
+
+def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) -> None:
+    """Texinfo's definitions (``@deffn``), as GNU Bison's manual writes them: "Directive: %define lr.type
+    type" over a list ("Language(s): all", ..., "Default Value: lalr"), "Macro: YYABORT ;" over "Return
+    immediately from yyparse, indicating failure.". The description alone says nothing of whose default or
+    which macro (the report had answered "Which macro ...?" with that sentence and no name); the line alone
+    says nothing at all."""
+    from sleuth.agent.research.claim_names import pointed_at  # noqa: PLC0415
+    from sleuth.ingest.term_lines import defined_name, is_term_line  # noqa: PLC0415
+
+    assert defined_name("Macro: YYABORT ;") == "YYABORT ;"
+    assert defined_name("Function: int yyparse (void)") == "int yyparse (void)"
+    assert is_term_line("Directive: %define lr.type type")
+    for label in ("Note: this is important.", "Step 1: Install it", "Default Value: lalr", "Options: see."):
+        assert defined_name(label) is None
+    listed = (
+        "### 3.7.14 %define Summary\n\n**Directive: %define lr.type type**\n\n- Language(s): all\n"
+        "- Purpose: Specify the type of parser tables within the LR(1) family.\n"
+        "- Accepted Values: `lalr`, `ielr`, `canonical-lr`\n- Default Value: `lalr`\n"
+    )
+    passage = readable(listed)
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert len(quoted) == 1 and quoted[0].startswith("Directive:")
+    assert quoted[0].endswith("Default Value: lalr")
+    assert one_line(quoted[0]).startswith("Directive: %define lr.type type — Language(s): all; • Purpose:")
+    # ... also where the chunker set the line alone at the end of the chunk before the list.
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": "**Directive: %define lr.type type**"} if "a" in ids else {},
+    )
+    opening = Passage(
+        chunk_id="b", document_id="define-summary", title="%define Summary", text=listed.split("**\n\n")[1],
+        rank=0, prev_chunk_id="a", section_path="3.7.14 %define Summary",
+    )  # fmt: skip
+    readers = admission.readers([opening])
+    cut = [windows(readers[0])]
+    found, mine, _, short = admission.with_antecedents([opening], readers, cut, [list(cut[0])])
+    assert [p.chunk_id for p in found] == ["b", "a"]
+    assert not any(w.kind == "item" for w in short[0])  # no item alone: whose default?
+    (window,) = short[1]
+    assert mine[1].text[window.start : window.end] == quoted[0]
+    # A definition's line as the heading names the quote's claim, unless the quote names it.
+    failure = "Return immediately from yyparse, indicating failure."
+    macro = Evidence(id="E1", chunk_id="c", document_id="d", quote=failure, section_path="A > Macro: YYABORT")
+    assert pointed_at(macro) == "Macro: YYABORT"
+    named = macro.model_copy(update={"quote": "YYABORT makes yyparse return 1 immediately."})
+    assert pointed_at(named) is None

@@ -39,6 +39,7 @@ from sleuth.agent.research.quotes import (
     goes_on,
     in_context,
     is_pointer,
+    list_end,
     readable,
     windows,
 )
@@ -91,6 +92,8 @@ def new_evidence(
 #: paragraph of a long chunk was never read whole ("Associative arrays are created using declare -A name",
 #: the tenth window of Bash's Arrays chunk).
 ALL_WINDOWS = 16
+#: The blocks a chunk may open on that may lean on the chunk before, with the kind of their windows.
+OPENINGS = {"paragraph": "sentence", "item": "item"}
 #: Hits of each top document of the request's search as written that are read.
 HITS_PER_DOCUMENT = 2
 
@@ -240,14 +243,22 @@ class Admission:
         openings: dict[int, Window] = {}
         for k, p in enumerate(passages):
             blocks = readers[k].visible.blocks
-            if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind != "paragraph":
+            if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind not in OPENINGS:
                 continue
             # The opening sentence alone (the shortest window from the chunk's start), when one of the
             # passage's shortlisted windows starts there; one that runs on into the next chunk stays as it is.
-            starting = [w for w in short[k] if w.kind == "sentence" and w.start == blocks[0].start]
-            alone = [w for w in cut[k] if w.kind == "sentence" and w.start == blocks[0].start]
+            # A list that opens the chunk: the whole list where it fits (the description of a term the chunk
+            # before ends on: Bison's "Directive: %define lr.type type" over "Language(s): all", "Purpose:
+            # ...", "Default Value: lalr").
+            kind = OPENINGS[blocks[0].kind]
+            starting = [w for w in short[k] if w.kind == kind and w.start == blocks[0].start]
+            alone = [w for w in cut[k] if w.kind == kind and w.start == blocks[0].start]
             if starting and alone and not any(w.continues for w in starting):
                 openings[k] = min(alone, key=lambda w: w.end)
+                if kind == "item":
+                    listed = list_end(blocks, 0)
+                    openings[k] = Window(blocks[0].start, listed if listed <= MAX_QUOTE_CHARS // 2 else
+                                         openings[k].end, "item")  # fmt: skip
         wanted = sorted({passages[k].prev_chunk_id or "" for k in openings} - self._before.keys())
         if wanted:
             fetched = self.following(wanted)
@@ -284,8 +295,14 @@ class Admission:
             out[1].append(Readable(visible, own))
             out[2].append([window])
             out[3].append([window])
-            # every window of this passage that opens on that sentence leans on the chunk before too
-            out[3][k] = [w for w in out[3][k] if not (w.kind == "sentence" and w.start == opening.start)]
+            # every window of this passage that opens on that sentence leans on the chunk before too (and
+            # every item of a list that describes the term it ends on)
+            out[3][k] = [
+                w
+                for w in out[3][k]
+                if not (w.kind == "sentence" and w.start == opening.start)
+                and not (opening.kind == "item" and w.kind == "item" and w.start < opening.end)
+            ]
         return out
 
     def candidates(

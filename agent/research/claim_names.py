@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import NAMES_CODE, PLACEHOLDER_IT, STOPWORDS, path_parts, words
-from sleuth.ingest.term_lines import signature_name
+from sleuth.ingest.term_lines import defined_name, signature_name
 
 __all__ = ["NAME_WORDS", "PAGE_DEPTH", "heading_of", "person_named", "pointed_at"]
 
@@ -59,6 +59,12 @@ def heading_of(evidence: Evidence) -> str:
     return path_parts(evidence.section_path)[-1]
 
 
+#: Words of a definition's line that are no name: C's types, a directive's keyword.
+_TYPES = frozenset(
+    "int char void long short unsigned signed const struct double float bool size_t %define".split()
+)
+
+
 def pointed_at(evidence: Evidence) -> str | None:
     """The thing a quote is about when only its heading names it: the chunk began after the sentence that
     did (the pre-push hook's "If this hook exits with a non-zero status, git push will abort without pushing
@@ -86,6 +92,16 @@ def pointed_at(evidence: Evidence) -> str | None:
             return None  # the quote opens with the term it describes ("keep_trailing_newline — Preserve ...")
         last = re.escape(name.rsplit(".", 1)[-1])
         return None if re.search(rf"(?<![\w.-]){last}(?![\w-])", evidence.quote) else name
+    # A definition's line as the heading (Texinfo's "Macro: YYABORT ;" over "Return immediately from yyparse,
+    # indicating failure."): named whole, its kind with it, unless the quote names what it defines.
+    defined = defined_name(heading)
+    if defined is not None:
+        if " — " in one_line(evidence.quote):
+            return None
+        # (the name is its first word that is no type: "yyparse" of "int yyparse (void)", not the
+        # arguments after it, "type" of "%define lr.type type")
+        name = next((t for t in re.findall(r"[%\w][\w.%-]*", defined) if t.casefold() not in _TYPES), "")
+        return None if name and _names_itself(evidence.quote, name) else heading.rstrip(" ;")
     # A section's number is no part of a name ("10.5 Reading the User Database" is a title, "10.5" no
     # dotted name).
     heading = _SECTION_NUMBER.sub("", heading)

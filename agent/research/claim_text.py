@@ -14,6 +14,7 @@ from itertools import pairwise
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.text import STOPWORDS
+from sleuth.ingest.term_lines import defined_name
 
 __all__ = ["SENTENCE_BREAK", "flat", "one_line"]
 
@@ -49,12 +50,19 @@ def _one_line(quote: str) -> str:
         # applies to disk-assisted queues, only."
         return "; ".join([record, _one_line("\n".join(lines[2:]))]) if lines[2:] else record
     joined = lines[0] if lines else ""
-    if len(lines) > 1 and not _a_row(joined) and not joined.endswith(_STOPS) and not _runs_on(joined):
+    if (
+        len(lines) > 1
+        and not _a_row(joined)
+        and not joined.endswith(_STOPS)
+        and (not _runs_on(joined) or defined_name(joined) is not None)  # ("... lr.default-reduction when")
+    ):
         # The heading or the term a quote opens with ("DATA_UPLOAD_MAX_MEMORY_SIZE — Default: ...",
         # "mod_ratelimit — Bandwidth Rate Limiting for Clients"); several names of one option are one term
         # ("-u, --include-untracked — When used with ...").
         terms = 1
-        while terms < len(lines) - 1 and _names_a_term(lines[terms]):
+        # (a definition's line, "Directive: %define lr.type type", names one thing: the list under it is
+        # its description)
+        while terms < len(lines) - 1 and _names_a_term(lines[terms]) and defined_name(lines[0]) is None:
             terms += 1
         if _names_a_term(lines[terms]):
             terms = 1  # a list of short items, no description: only the first line is a term
@@ -119,8 +127,8 @@ def _goes_on(joined: str, before: str, line: str) -> bool:
     """Whether ``line`` reads on after ``before`` with a space: after a lead-in or a clause, after a
     sentence going on, or a paragraph of sentences after a paragraph's last sentence (items and rows are
     set apart by semicolons)."""
-    if joined.endswith((":", ";", ",")) or _runs_on(before):
-        return True
+    if joined.endswith((":", ";", ",")) or (_runs_on(before) and not before.startswith("• ")):
+        return True  # (an item is no sentence going on: "• Language(s): all" ends on "all")
     if line[:1].islower() and line.endswith((".", "!", "?")) and len(line.split()) >= CONTINUED_WORDS:
         # the sentence an example interrupted goes on ("This means that using: set_property(...) with a
         # compiler which does not support -std=gnu++11 ... will not result in an error or warning.")

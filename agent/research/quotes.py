@@ -40,7 +40,7 @@ from sleuth.agent.research.text import (
     words,
 )
 from sleuth.ingest.contextualize import contextualize
-from sleuth.ingest.term_lines import is_term_line
+from sleuth.ingest.term_lines import defined_name, is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote of sentences, in characters (a sentence with what it introduces may reach
@@ -257,10 +257,22 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
         blocks += [Block(b.start + shift, b.end + shift, b.kind, b.depth) for b in passage.following.blocks]
     own_end = len(passage.visible.text)
     out: list[Window] = []
+    described_until = -1  # the end of a list quoted whole with the definition's line above it
     for k, block in enumerate(blocks):
         if block.start >= own_end:
             break  # the next chunk only lends what a colon introduces
-        if block.kind in ("heading", "code"):
+        if block.kind in ("heading", "code") or block.start < described_until:
+            continue
+        if block.kind == "paragraph" and defined_name(text[block.start : block.end]) is not None:
+            # A definition's line (Texinfo's "Directive: %define lr.type type") says nothing alone; over a
+            # list, the list describes it ("Language(s): all", ..., "Default Value: lalr": whose default?),
+            # and both are one quote where they fit. (Over a paragraph, the paragraph's quotes take it
+            # along: ``_leant_on``.)
+            if k + 1 < len(blocks) and blocks[k + 1].kind == "item":
+                listed = list_end(blocks, k + 1)
+                if listed - block.start <= MAX_QUOTE_CHARS:
+                    out.append(Window(block.start, listed, "item", continues=listed > own_end))
+                    described_until = listed
             continue
         # The term this block describes, if any: a description that fits in a quote only without its term
         # is read sentence by sentence, each from the term on while that fits.
@@ -466,6 +478,17 @@ _SECTION_NAMES = frozenset(
 
 #: A heading of at most this many words is a title a phrase under it may need.
 TITLE_WORDS = 8
+
+
+def list_end(blocks: Sequence[Block], k: int) -> int:
+    """The end of the list whose item ``blocks[k]`` is, from there on (its items, nested ones too, with no
+    other block between them)."""
+    end = blocks[k].end
+    for block in blocks[k + 1 :]:
+        if block.kind != "item" or block.start - end > 3:
+            break
+        end = block.end
+    return end
 
 
 def _rows_end(blocks: Sequence[Block], k: int) -> int:
