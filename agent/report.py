@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from sleuth.agent.research.code_lines import code_tail, fenced
+from sleuth.agent.research.code_lines import fenced, split_code
 from sleuth.agent.research.request import classify, leans_back, role_removed, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
@@ -53,10 +53,16 @@ class EvidenceRecord(Provenance):
     #: The quote runs on into this chunk, the next of its document (the list or table a sentence ending in
     #: ":" introduces stands there); null when the quote stands in ``chunk_id`` alone.
     continued_in: str | None = None
+    #: Where the code the quote ends with starts in it, in characters (the example its sentence introduces,
+    #: fenced in the source's Markdown): shown as lines, not as sentences. Absent when the quote ends on no
+    #: code (or where the source did not say: then it is told from the text).
+    code_at: int | None = None
 
     @model_serializer(mode="wrap")
     def _contract_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
+        if data.get("code_at") is None:
+            data.pop("code_at", None)  # (an addition to the contract's record, written only where it says)
         first = {key: data[key] for key in _EVIDENCE_KEYS if key in data}
         return {**first, **{k: v for k, v in data.items() if k not in first}}
 
@@ -122,7 +128,7 @@ def render_markdown(report: Report) -> str:
             out += ["", "No evidence found."]
     out += ["", "## Evidence", ""]
     for e in report.evidence:
-        out += _evidence_item(numbers[e.id], citation(e), e.quote)
+        out += _evidence_item(numbers[e.id], citation(e), e.quote, e.code_at)
     out += ["", "## Sources", ""]
     for source in report.sources:
         where = source.url or source.source or source.document_id or ""
@@ -133,18 +139,18 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def quote_markdown(quote: str) -> str:
+def quote_markdown(quote: str, code_at: int | None = None) -> str:
     """A quote as Markdown for a page that renders it (the desk's evidence cards): the code it ends with as
     a code block (read as paragraphs, its lines would run together and a ``# comment`` line would be a
     heading)."""
-    head, code = code_tail(quote)
+    head, code = split_code(quote, code_at)
     return "\n".join([head, "", *fenced(code)]) if code else quote
 
 
-def _evidence_item(number: int, cited: str, quote: str) -> list[str]:
+def _evidence_item(number: int, cited: str, quote: str, code_at: int | None = None) -> list[str]:
     """A numbered piece of evidence: its quote on one line, but the code it ends with as a block under it
     (joined into the line, a ``#`` comment swallows the lines after it)."""
-    head, code = code_tail(quote)
+    head, code = split_code(quote, code_at)
     line = f"{number}. {cited}: “{' '.join(head.split())}”"
     if not code:
         return [line]

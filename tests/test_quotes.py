@@ -2689,3 +2689,35 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert pointed_at(macro) == "Macro: YYABORT"
     named = macro.model_copy(update={"quote": "YYABORT makes yyparse return 1 immediately."})
     assert pointed_at(named) is None
+
+
+def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Encoders) -> None:
+    """GNU Bison's traces: "Finally, the end-of-line allow the parser to complete the computation, and
+    display its result." over a program's output. Its lines carry no mark of code, and one of them ends on
+    a colon ("Reducing stack by rule 2 (line 35):"): told from the text, the claim joined the output into
+    sentences and took that line for the introduction. The Markdown fenced the output; the quote keeps
+    where, and the claim and the report's evidence show its lines as lines."""
+    md = (
+        "Finally, the end-of-line allow the parser to complete the computation, and display its result.\n\n"
+        "```\nReading a token\nNext token is token '\\n' ()\nEntering state 22\n"
+        "Reducing stack by rule 4 (line 40):\n   $1 = nterm exp (0.000000)\n-> $$ = nterm line ()\n"
+        "Stack now 0 1\nReducing stack by rule 2 (line 35):\n   $1 = nterm input ()\nStack now 0\n```\n"
+    )
+    passage = Passage(chunk_id="c1", document_id="traces", title="Mfcalc Traces", text=md, rank=0)
+    asked = "What does the parser print when it reaches the end of the line?"
+    question = Question("q1", asked, ["answer"], origin="query")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    found = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
+    example = next(e for e in found if e.quote.endswith("Stack now 0"))
+    assert example.code_at is not None and example.quote[example.code_at :].startswith("Reading a token")
+    text = claim_of(groups([example])[0]).text
+    head, _, code = text.partition("\n")
+    assert (
+        head
+        == "Finally, the end-of-line allow the parser to complete the computation, and display its result."
+    )
+    assert code.splitlines()[0] == "Reading a token" and "   $1 = nterm exp (0.000000)" in code.splitlines()
+    record = EvidenceRecord(**example.model_dump(include=set(EvidenceRecord.model_fields)))
+    assert record.model_dump(mode="json")["code_at"] == example.code_at
+    assert "code_at" not in record.model_copy(update={"code_at": None}).model_dump(mode="json")

@@ -41,6 +41,7 @@ from sleuth.agent.research.quotes import (
     is_pointer,
     list_end,
     readable,
+    trailing_code,
     windows,
 )
 from sleuth.agent.research.request import by_default, sentences
@@ -84,6 +85,7 @@ def new_evidence(
         score=round(score, 4),
         relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,
+        code_at=trailing_code(reader, window),
     )
 
 

@@ -142,6 +142,7 @@ def record(e: Evidence) -> EvidenceRecord:
         date=e.date,
         source=e.source,
         continued_in=e.continued_in,
+        code_at=e.code_at,
     )
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from sleuth.agent.research.code_lines import code_tail
+from sleuth.agent.research.code_lines import split_code
 from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.text import STOPWORDS
 from sleuth.ingest.term_lines import defined_name
@@ -22,12 +22,13 @@ __all__ = ["SENTENCE_BREAK", "flat", "one_line"]
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 
-def one_line(quote: str) -> str:
+def one_line(quote: str, code_at: int | None = None) -> str:
     """A quote as a claim's text: one line (a term over its description as "term — description", a list's
     items or a table's rows joined by semicolons), except the code an introducing sentence ends the quote
     with, which keeps its lines after a line break ("... as in this example:\nfixed_login:\n  driver =
-    plaintext"): joined by semicolons, a configuration reads as other, wrong configuration."""
-    head, code = code_tail(quote)
+    plaintext"): joined by semicolons, a configuration reads as other, wrong configuration. ``code_at``:
+    where that code starts, where the source said (``Evidence.code_at``); else it is told from the text."""
+    head, code = split_code(quote, code_at)
     text = _one_line(head)
     return f"{text}\n{code}" if code else text
 

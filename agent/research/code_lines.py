@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-__all__ = ["INTRO_WORDS", "code_tail", "fenced"]
+__all__ = ["INTRO_WORDS", "code_tail", "fenced", "split_code"]
 
 #: A line introduces what follows when it has at least this many words.
 INTRO_WORDS = 4
@@ -51,6 +51,14 @@ def code_tail(quote: str) -> tuple[str, str]:
     if not _reads_as_code(code):
         return quote, ""
     return "\n".join(raw[:blank]).rstrip(), _dedented(code)
+
+
+def split_code(quote: str, code_at: int | None) -> tuple[str, str]:
+    """``quote`` split before the code it ends with, where the source said it starts (``code_at``: the
+    example fenced in its Markdown); else as ``code_tail`` tells it from the text."""
+    if code_at is not None and 0 < code_at < len(quote):
+        return quote[:code_at].rstrip(), _dedented(quote[code_at:].rstrip("\n").split("\n"))
+    return code_tail(quote)
 
 
 def _dedented(code: list[str]) -> str:

@@ -244,6 +244,32 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return sentence_bounds(text, start, end, abbreviation=_ABBREVIATION)
 
 
+def _blocks(passage: Readable) -> list[Block]:
+    """The passage's blocks, the next chunk's after its own (where it is read on), at their places in
+    ``passage.text``."""
+    blocks = list(passage.visible.blocks)
+    if passage.following is not None:
+        shift = len(passage.visible.text) + 2
+        blocks += [Block(b.start + shift, b.end + shift, b.kind, b.depth) for b in passage.following.blocks]
+    return blocks
+
+
+def trailing_code(passage: Readable, window: Window) -> int | None:
+    """Where, in the quote ``window`` cuts from ``passage`` (from its start), the code it ends with begins:
+    the example a sentence introduces, as the chunk's Markdown fenced it. A claim keeps those lines as lines;
+    told from the quote's text alone, a program's output ("Reading a token", "Entering state 22", ...,
+    "Reducing stack by rule 2 (line 35):") read as sentences, one of its own lines as the introduction."""
+    inside = [b for b in _blocks(passage) if b.start >= window.start and b.start < window.end]
+    first: int | None = None
+    for block in reversed(inside):
+        if block.kind != "code":
+            break
+        first = block.start
+    if first is None or first == window.start:
+        return None
+    return first - window.start
+
+
 def windows(passage: Readable, *, split_start: bool = False, split_end: bool = False) -> list[Window]:
     """The pieces of ``passage`` a report may quote (see the module's docstring).
 
@@ -251,10 +277,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
     first or last sentence may be a fragment.
     """
     text = passage.text
-    blocks = list(passage.visible.blocks)
-    if passage.following is not None:
-        shift = len(passage.visible.text) + 2
-        blocks += [Block(b.start + shift, b.end + shift, b.kind, b.depth) for b in passage.following.blocks]
+    blocks = _blocks(passage)
     own_end = len(passage.visible.text)
     out: list[Window] = []
     described_until = -1  # the end of a list quoted whole with the definition's line above it

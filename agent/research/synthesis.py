@@ -543,7 +543,7 @@ def claim_of(group: Group) -> Claim:
     its words ("Savepoints aren't especially useful if you are using autocommit, the default behavior of
     Django" is no fuller form of "Django's default behavior is to run in autocommit mode")."""
     fullest = _shown(group.items)
-    text = one_line(fullest.quote)
+    text = one_line(fullest.quote, fullest.code_at)
     named = pointed_at(fullest) or person_named(fullest)
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
 

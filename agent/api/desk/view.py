@@ -109,7 +109,7 @@ def build(report: Report) -> ReportView:
             if c.kind == "conflict"
         ]
     evidence = [
-        EvidenceView(n, e, render(quote_markdown(e.quote)), where(e), cited_in.get(e.id, []))
+        EvidenceView(n, e, render(quote_markdown(e.quote, e.code_at)), where(e), cited_in.get(e.id, []))
         for n, e in enumerate(report.evidence, 1)
     ]
     sources = []
