@@ -2721,3 +2721,31 @@ def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Enco
     record = EvidenceRecord(**example.model_dump(include=set(EvidenceRecord.model_fields)))
     assert record.model_dump(mode="json")["code_at"] == example.code_at
     assert "code_at" not in record.model_copy(update={"code_at": None}).model_dump(mode="json")
+
+
+def test_a_quote_never_opens_on_a_pointer_and_overlapping_quotes_are_one_claim() -> None:
+    """GNU Bison's %expect: "... if there is a different number. See Suppressing Conflict Warnings. However,
+    we don't recommend the use of %expect ...". "However" leans on what stands before the pointer, and the
+    quote takes both along; none opens on "See ...". Two quotes of one passage where one runs on into the
+    other by more than a sentence are one claim (both had stood in the direct answer)."""
+    md = (
+        "To avoid warnings from Bison about predictable, legitimate shift/reduce conflicts, you can use the "
+        "%expect n declaration. There will be no warning as long as the number of shift/reduce conflicts is "
+        "exactly n, and Bison will report an error if there is a different number. See Suppressing Conflict "
+        "Warnings. However, we don't recommend the use of %expect (except '%expect 0'!), as an equal number "
+        "of conflicts does not mean that they are the same.\n"
+    )
+    passage = readable(md)
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert not any(q.startswith("See ") for q in quoted)
+    assert any(q.startswith("There will be no warning") and q.endswith("they are the same.") for q in quoted)
+    sentences = [
+        "To avoid warnings from Bison, you can use the %expect n declaration.",
+        "There will be no warning as long as the number of conflicts is exactly n.",
+        "See Suppressing Conflict Warnings.",
+        "However, we don't recommend %expect, as an equal number does not mean the same conflicts.",
+        "When possible, you should rather use precedence directives to fix the conflicts explicitly.",
+    ]
+    first = Evidence(id="E1", chunk_id="c1", document_id="d", quote=" ".join(sentences[:4]), score=2.0)
+    second = Evidence(id="E2", chunk_id="c1", document_id="d", quote=" ".join(sentences[1:]), score=1.0)
+    assert len(groups([first, second])) == 1

@@ -399,6 +399,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         start = spans[i - 1][0]
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
+            if is_pointer(sentence):
+                continue  # nor with the sentence after it: a quote opens on what it says, not on "See ..."
             first, stop = s, e
             j = i  # back to the sentence that names what "it ... it ..." is about, while the quote fits
             while (
@@ -412,6 +414,15 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 )
             ):
                 j -= 1
+                if is_pointer(text[spans[j][0] : spans[j][1]]):
+                    # A pointer says nothing of what a sentence after it leans on ("See Suppressing Conflict
+                    # Warnings. However, we don't recommend the use of %expect ..."): the quote takes it along
+                    # from the sentence before it, or opens after it.
+                    if j > 0 and not cut[j - 1] and stop - spans[j - 1][0] <= MAX_QUOTE_CHARS:
+                        j -= 1
+                    else:
+                        j += 1
+                        break
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = _short_stop(text, spans, i, first=first, blocks=blocks, k=k)

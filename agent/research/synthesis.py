@@ -319,9 +319,15 @@ def _share_a_sentence(a: Evidence, b: Evidence) -> bool:
         return False
     first = SENTENCE_BREAK.split(" ".join(a.quote.split()))
     second = SENTENCE_BREAK.split(" ".join(b.quote.split()))
+    # ... or with the sentences the other opens with (GNU Bison's "... exactly n, and Bison will report an
+    # error if there is a different number. See Suppressing Conflict Warnings. However, we don't recommend
+    # the use of %expect ..." and the quote that opens on that pointer: both stood in the direct answer).
     return any(
-        x[-1] == y[0] and len(x[-1].split()) >= OVERLAP_WORDS and (len(x) > 1 or len(y) > 1)
+        x[k:] == y[: len(x) - k]
+        and sum(len(t.split()) for t in x[k:]) >= OVERLAP_WORDS
+        and (len(x) > 1 or len(y) > 1)
         for x, y in ((first, second), (second, first))
+        for k in range(len(x))
     )
 
 
