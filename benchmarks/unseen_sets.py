@@ -35,8 +35,10 @@ chunks) and gawk-doc 5.2.1-1 (Debian non-free: the GNU Awk manual's node pages, 
 Dynamic-Extensions, Installation, Notes, Index, Copying and GFDL subtrees left out; ingest skips 28 redirect
 and index pages: 2,444 chunks) and cmake-doc 3.25.1-1 (CMake's Sphinx manual: all 1,906 content pages
 flattened with ``__`` for ``/``, ``command/install.html`` as ``command__install.html``; release/, genindex,
-search and index.html left out; ingest skips the 7 contents pages: 8,933 chunks); ingest each with ``sleuth
-ingest DIR --index IDX``.
+search and index.html left out; ingest skips the 7 contents pages: 8,933 chunks) and bison-doc 3.8.2 (Debian
+non-free: the GNU Bison manual's node pages, usr/share/doc/bison-doc/html, 251 of them flat, the index of
+terms left out; ingest skips 32 redirects and the contents page); ingest each with ``sleuth ingest DIR
+--index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
