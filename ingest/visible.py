@@ -31,6 +31,8 @@ _BULLET = re.compile(r"^(\s*)([-*+])\s+")
 _SHOWN_MARKER = re.compile(r"[-•–—*]\s+")
 _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
+#: An image's alt text that is a file's path or name, not words ("figs/example-reduce", "logo.png").
+_A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
 #: A comment, and an image Docling left as its label and a placeholder ("[Important]  <!-- image -->": a
 #: manual's admonition icon), which the page shows as a picture, not as words.
 _COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?-->", re.S)
@@ -203,7 +205,9 @@ def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -
             _code(out, m.group("code_text"), base + m.start("code_text"))
             spans.append((at, len(out.chars)))
         elif kind == "image":
-            out.put(m.group("alt"), base + m.start("alt"))
+            if not _A_PATH.fullmatch(m.group("alt").strip()):
+                out.put(m.group("alt"), base + m.start("alt"))
+            # (an alt text that is the image's file name says nothing: Texinfo's "figs/example-reduce")
         elif kind == "link":
             if _invisible_link(m):
                 rest = line[m.end() : m.end() + 1]

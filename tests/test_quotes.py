@@ -2749,3 +2749,13 @@ def test_a_quote_never_opens_on_a_pointer_and_overlapping_quotes_are_one_claim()
     first = Evidence(id="E1", chunk_id="c1", document_id="d", quote=" ".join(sentences[:4]), score=2.0)
     second = Evidence(id="E2", chunk_id="c1", document_id="d", quote=" ".join(sentences[1:]), score=1.0)
     assert len(groups([first, second])) == 1
+
+
+def test_an_images_file_name_is_no_visible_text() -> None:
+    """Texinfo writes an image's file name as its alt text (GNU Bison's ``<img src="figs/example-reduce.svg"
+    alt="figs/example-reduce">``): a claim had opened "figs/example-reduce — When unresolved conflicts are
+    present ...". An alt text of words stays: it says what the image shows."""
+    figure = visible_text("![figs/example-reduce](figs/example-reduce.svg)\n\nWhen conflicts are present.")
+    assert figure.text == "When conflicts are present."
+    assert visible_text("![logo.png](logo.png)").text == ""
+    assert visible_text("![A diagram of the parser](x.svg)").text == "A diagram of the parser"
