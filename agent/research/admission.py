@@ -257,10 +257,9 @@ class Admission:
             alone = [w for w in cut[k] if w.kind == kind and w.start == blocks[0].start]
             if starting and alone and not any(w.continues for w in starting):
                 openings[k] = min(alone, key=lambda w: w.end)
-                if kind == "item":
-                    listed = list_end(blocks, 0)
-                    openings[k] = Window(blocks[0].start, listed if listed <= MAX_QUOTE_CHARS // 2 else
-                                         openings[k].end, "item")  # fmt: skip
+                listed = list_end(blocks, 0) if kind == "item" else 0
+                if listed > openings[k].end and listed - blocks[0].start <= MAX_QUOTE_CHARS // 2:
+                    openings[k] = Window(blocks[0].start, listed, "item")
         wanted = sorted({passages[k].prev_chunk_id or "" for k in openings} - self._before.keys())
         if wanted:
             fetched = self.following(wanted)
