@@ -33,6 +33,17 @@ _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
 #: An image's alt text that is a file's path or name, not words ("figs/example-reduce", "logo.png").
 _A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
+#: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->").
+_PATH_CAPTION = re.compile(
+    rf"^[ \t]*(?:{_A_PATH.pattern})[ \t]*\n(?:[ \t]*\n)*(?=[ \t]*<!--\s*image\s*-->)", re.I | re.M
+)
+
+
+def _blanked(found: re.Match[str]) -> str:
+    """What ``found`` matched as spaces, its line breaks kept (offsets and blocks stay where they were)."""
+    return re.sub(r"[^\n]", " ", found.group(0))
+
+
 #: A comment, and an image Docling left as its label and a placeholder ("[Important]  <!-- image -->": a
 #: manual's admonition icon), which the page shows as a picture, not as words.
 _COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?-->", re.S)
@@ -330,7 +341,7 @@ def _cells(out: _Builder, line: str, base: int) -> None:
 def visible_text(markdown: str) -> Visible:
     """The rendered text of ``markdown`` with a source offset per character and its blocks."""
     out = _Builder()
-    masked = _COMMENT.sub(lambda m: " " * len(m.group(0)), markdown)
+    masked = _COMMENT.sub(lambda m: " " * len(m.group(0)), _PATH_CAPTION.sub(_blanked, markdown))
     offset = 0
     in_code = False
     block_start = 0

@@ -2759,3 +2759,6 @@ def test_an_images_file_name_is_no_visible_text() -> None:
     assert figure.text == "When conflicts are present."
     assert visible_text("![logo.png](logo.png)").text == ""
     assert visible_text("![A diagram of the parser](x.svg)").text == "A diagram of the parser"
+    # ... nor the caption Docling writes over the image's placeholder, the way GNU Bison's pages convert
+    caption = "It could be:\n\nfigs/example-reduce\n\n<!-- image -->\n\nWhen conflicts are present."
+    assert visible_text(caption).text == "It could be:\n\nWhen conflicts are present."
