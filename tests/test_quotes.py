@@ -2664,6 +2664,12 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert len(quoted) == 1 and quoted[0].startswith("Directive:")
     assert quoted[0].endswith("Default Value: lalr")
     assert one_line(quoted[0]).startswith("Directive: %define lr.type type — Language(s): all; • Purpose:")
+    # A list too long to quote with its line: each item from the line on while that fits, the rest alone.
+    history = "- History: " + "Introduced in Bison 2.0 as filename_type, renamed in Bison 3.7. " * 8
+    long = readable(listed + history)
+    cut = [long.text[w.start : w.end] for w in windows(long)]
+    assert [q.startswith("Directive:") for q in cut] == [True, True, True, True, False]
+    assert cut[3].endswith("Default Value: lalr") and cut[4].startswith("History:")
     # ... also where the chunker set the line alone at the end of the chunk before the list.
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
     admission = Admission(

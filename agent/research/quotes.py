@@ -296,6 +296,15 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 if listed - block.start <= MAX_QUOTE_CHARS:
                     out.append(Window(block.start, listed, "item", continues=listed > own_end))
                     described_until = listed
+                else:
+                    # A list too long to quote with its line: each item from the line on while that fits
+                    # ("... Purpose: ...; Accepted Values: ..."), the items further down alone.
+                    for item in blocks[k + 1 :]:
+                        if item.start > listed or item.end - block.start > MAX_QUOTE_CHARS:
+                            break
+                        if item.kind == "item":
+                            out.append(Window(block.start, item.end, "item", continues=item.end > own_end))
+                            described_until = item.end
             continue
         # The term this block describes, if any: a description that fits in a quote only without its term
         # is read sentence by sentence, each from the term on while that fits.
