@@ -39,11 +39,13 @@ _CLOSING_QUOTES = "'’\"”`"
 #: of thing, a colon, then the name and its arguments: GNU Bison's "Macro: YYABORT ;", "Directive: %define
 #: lr.type type", glibc's "Function: int pthread_mutex_lock (pthread_mutex_t *mutex)". The group: the rest.
 _DEFINITION = re.compile(
-    r"^(?:(?:[A-Z][\w-]*\s+)?(?:[Ff]unctions?|[Mm]acros?|[Vv]ariables?|[Dd]irectives?|[Cc]ommands?|[Oo]ptions?|"
-    r"[Ff]orms?|[Cc]onstants?|[Tt]ypes?|[Hh]ooks?|[Ss]ignals?|[Kk]eywords?|[Pp]rimitives?|[Pp]rocedures?|"
-    r"[Mm]ethods?|[Cc]lass|[Ss]tructure|[Pp]arameters?|[Ss]ettings?|[Pp]roperty|[Pp]roperties|[Ee]vents?|"
-    r"[Ss]ymbols?)|Method on \S+|Operation on \S+):\s+(\S.*)$"
+    r"^(?:(?:(?:User|Special|Instance|Class|Library|Built-in|Interactive|Static|Generic|Obsolete)\s+)?"
+    r"(?:Function|Macro|Variable|Directive|Command|Option|Form|Constant|Hook|Signal|Keyword|Primitive|"
+    r"Procedure|Method|Class|Structure|Parameter|Property|Event|Symbol)"
+    r"|Data Type|Method on \S+|Operation on \S+):\s+(\S.*)$"
 )
+#: A name in code: a sign, a dot, an underscore, a bracket, a hyphen inside a word, or capitals.
+_NAME_IN_CODE = re.compile(r"[%@$*_.()<>{}\[\];]|\w-\w|\b[A-Z][A-Z0-9]+\b")
 
 
 def defined_name(line: str) -> str | None:
@@ -56,7 +58,12 @@ def defined_name(line: str) -> str | None:
         or found.group(1).endswith((".", "!", "?", ":"))
     ):
         return None  # (a sentence after a label: "Commands: see below.")
-    return found.group(1)
+    rest = found.group(1)
+    if len(rest.split()) > 1 and not _NAME_IN_CODE.search(rest):
+        return None  # (words after a label: "Option: see the table", "Type: the login form")
+    if len(rest.split()) == 1 and rest[:1].isupper() and rest[1:].islower():
+        return None  # (a value after a label: "Option: Required")
+    return rest
 
 
 def signature_name(line: str) -> str | None:

@@ -35,7 +35,7 @@ _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
 _A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
 #: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->").
 _PATH_CAPTION = re.compile(
-    rf"^[ \t]*(?:{_A_PATH.pattern})[ \t]*\n(?:[ \t]*\n)*(?=[ \t]*<!--\s*image\s*-->)", re.I | re.M
+    rf"(?:\A|(?<=\n\n))[ \t]*(?:{_A_PATH.pattern})[ \t]*\n(?:[ \t]*\n)*(?=[ \t]*<!--\s*image\s*-->)", re.I
 )
 
 

@@ -2768,3 +2768,41 @@ def test_an_images_file_name_is_no_visible_text() -> None:
     # ... nor the caption Docling writes over the image's placeholder, the way GNU Bison's pages convert
     caption = "It could be:\n\nfigs/example-reduce\n\n<!-- image -->\n\nWhen conflicts are present."
     assert visible_text(caption).text == "It could be:\n\nWhen conflicts are present."
+
+
+def test_what_a_review_of_the_new_reaching_back_found() -> None:
+    """(Review of this stop's change.) A term line ends a chain of paragraphs that lean back (an API
+    reference's "Return type: str" belongs to the entry before); a fragment the chunker cut and a pointer
+    open no quote; a lead's score never replaces the score of what another question found; labels with
+    words after them are no definitions; an ordered list is one list."""
+    from sleuth.agent.research.quotes import list_end  # noqa: PLC0415
+    from sleuth.ingest.term_lines import defined_name  # noqa: PLC0415
+
+    api = "get_source(name)\n\nGet the source.\n\nReturn type: str\n\nlist_templates()\n\nIterates over all."
+    passage = readable(api)
+    assert not any(passage.text[w.start : w.end].startswith("Return type") for w in windows(passage))
+    cut = "Timeout the task is redelivered.\n\nThis causes problems in a loop.\n\nSo you have to increase it."
+    passage = readable(cut)
+    assert not any(passage.text[w.start :].startswith("Timeout") for w in windows(passage, split_start=True))
+    pointer = (
+        "Bison warns by default. See Suppressing Conflict Warnings.\n\nThis means that the count matters."
+    )
+    passage = readable(pointer)
+    assert not any(passage.text[w.start :].startswith("See ") for w in windows(passage))
+    ledger = Ledger(10)
+    paris = Evidence(id="E1", chunk_id="c", document_id="paris", quote="Paris is the capital.",
+                     origin="query", score=-3.3, relevance=-3.3)  # fmt: skip
+    ledger.add(paris)
+    ledger.add(paris.model_copy(update={"origin": "lead", "score": 5.6, "relevance": 0.0}))
+    merged = ledger.get("E1")
+    assert merged is not None and (merged.origin, merged.score) == ("query", -3.3)
+    for label in (
+        "Return type: str",
+        "Type: str",
+        "Options: see below",
+        "Settings: DEBUG",
+        "Option: Required",
+    ):
+        assert defined_name(label) is None
+    steps = readable("1. Configure it.\n2. Build it.\n3. Install it.")
+    assert list_end(list(steps.visible.blocks), 0) == len(steps.text)

@@ -36,6 +36,7 @@ from sleuth.agent.research.quotes import (
     Readable,
     Window,
     antecedent,
+    ends_on_term,
     goes_on,
     in_context,
     is_pointer,
@@ -274,8 +275,8 @@ class Admission:
             own = readers[k].visible
             said = own.text[opening.start : opening.end]
             start = antecedent(before[1], said, room=MAX_QUOTE_CHARS - len(said) - 2)
-            if start is None:
-                continue
+            if start is None or (opening.kind == "item" and not ends_on_term(before[1])):
+                continue  # (a list leans on the chunk before only as the description of the term it ends on)
             text, visible = before
             shift = len(visible.text) + 2
             window = Window(start, shift + opening.end, "sentence", continues=True)

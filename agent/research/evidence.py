@@ -51,6 +51,11 @@ class Passage(Provenance):
         return page
 
 
+#: Origins of the questions discovery makes of a name the evidence mentions ("Capital of France population
+#: cities"): a way to find, not a question anyone asked.
+LEAD_ORIGINS = frozenset({"lead", "llm-lead"})
+
+
 class Evidence(EvidenceRecord):
     """One quote in the ledger (the contract's evidence record plus research bookkeeping)."""
 
@@ -130,10 +135,22 @@ class Ledger:
         known = self._items.get(evidence.id)
         if known is not None:
             merged = sorted(set(known.sections) | set(evidence.sections))
+            # The score kept is the better one's, with the origin it speaks for; a lead's never over what
+            # another question found (a lead's score says nothing of the request: ``synthesis._weight``).
+            lead = (evidence.origin in LEAD_ORIGINS, known.origin in LEAD_ORIGINS)
+            better = (
+                known
+                if lead == (True, False)
+                else evidence
+                if lead == (False, True) or evidence.score > known.score
+                else known
+            )
             self._items[evidence.id] = known.model_copy(
                 update={
                     "sections": merged,
-                    "score": max(known.score, evidence.score),
+                    "found_for": sorted(set(known.found_for) | set(evidence.found_for)),
+                    "origin": better.origin,
+                    "score": better.score,
                     "relevance": max(known.relevance, evidence.relevance),
                     "backbone": known.backbone or evidence.backbone,
                     "found_only": known.found_only and evidence.found_only,

@@ -56,7 +56,9 @@ def verify_quotes(
             counts["non_verbatim"] += 1
             continue
         counts["quote_repaired"] += 1
-        kept.append(item.model_copy(update={"quote": exact}))
+        # (the repaired quote's code, if any, is told from its text again)
+        code_at = item.code_at if exact == item.quote else None
+        kept.append(item.model_copy(update={"quote": exact, "code_at": code_at}))
     return kept
 
 

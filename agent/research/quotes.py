@@ -435,7 +435,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = _short_stop(text, spans, i, first=first, blocks=blocks, k=k)
-            leant_on = _reached_back(text, blocks, k, spans[0], stop) if j == 0 and k > 0 else None
+            leant_on = (
+                _reached_back(text, blocks, k, spans[0], stop, split_start=split_start)
+                if j == 0 and k > 0
+                else None
+            )
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
             elif leant_on is not None and stop - leant_on <= MAX_QUOTE_CHARS:
@@ -528,10 +532,14 @@ def list_end(blocks: Sequence[Block], k: int) -> int:
     other block between them)."""
     end = blocks[k].end
     for block in blocks[k + 1 :]:
-        if block.kind != "item" or block.start - end > 3:
+        if block.kind != "item" or block.start - end > LIST_GAP:
             break
         end = block.end
     return end
+
+
+#: Characters between two items of one list at most (a line break and a marker: "\n• ", "\n12. ").
+LIST_GAP = 6
 
 
 def _rows_end(blocks: Sequence[Block], k: int) -> int:
@@ -666,6 +674,18 @@ _THE_PAGES_SUBJECT = re.compile(
     r"guides?|tutorials?|manuals?|articles?|books?|reports?|papers?|packages?)\b",
     re.I,
 )
+
+
+def ends_on_term(previous: Visible) -> bool:
+    """Whether the chunk before (its visible text) ends on a term line, whose description the next chunk
+    opens on."""
+    last = previous.blocks[-1] if previous.blocks else None
+    return (
+        last is not None
+        and last.kind == "paragraph"
+        and not previous.text[last.end :].strip()
+        and is_term_line(previous.text[last.start : last.end])
+    )
 
 
 def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
@@ -828,35 +848,44 @@ _ATTRIBUTION = re.compile(
 
 
 def _reached_back(
-    text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int], stop: int
+    text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int], stop: int, *, split_start: bool
 ) -> int | None:
     """Where a quote that ends at ``stop`` starts when block ``k``'s ``opening`` leans on the paragraphs
     before it (``_leant_on``), followed back while the sentence leant on points back in turn and the quote
     fits: Celery's "So you have to increase the visibility timeout ..." leans on "This causes problems with
     ETA/countdown/retry tasks ...", a paragraph of its own, which leans on "If a task isn't acknowledged
     within the Visibility Timeout the task will be redelivered ...": quoted from "This causes", it said
-    what causes the problem nowhere."""
+    what causes the problem nowhere. A term line leant on ends the chain (it points back at nothing: an API
+    reference's "Return type: str" above it belongs to the entry before); a pointer is taken along only
+    with the sentence before it; the chunk's first sentence, cut by the chunker (``split_start``), never
+    opens a quote."""
     first: int | None = None
     while k > 0:
         at = _leant_on(text, blocks, k, opening)
         if at is None or stop - at > MAX_QUOTE_CHARS:
             break
-        first = at
-        if blocks[k - 1].kind != "paragraph":
-            break
-        spans = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
+        above = blocks[k - 1]
+        if above.kind != "paragraph" or is_term_line(text[above.start : above.end]):
+            return at if not (split_start and k - 1 == 0) else first
+        spans = _sentences(text, above.start, above.end)
         i = next((n for n, (a, _) in enumerate(spans) if a == at), None)
         if i is None:
             break
-        # ... and back within that paragraph, while each sentence points back at the one before it
+        # ... and back within that paragraph, while each sentence points back at the one before it (over a
+        # pointer to the sentence before that)
         while (
             i > 0
             and stop - spans[i - 1][0] <= MAX_QUOTE_CHARS
-            and _leans_back(
-                text[spans[i][0] : spans[i][1]], text[spans[i - 1][0] : spans[i - 1][1]], first_step=False
+            and (
+                is_pointer(text[spans[i][0] : spans[i][1]])
+                or _leans_back(
+                    text[spans[i][0] : spans[i][1]], text[spans[i - 1][0] : spans[i - 1][1]], first_step=False
+                )
             )
         ):
             i -= 1
+        if is_pointer(text[spans[i][0] : spans[i][1]]) or (split_start and k - 1 == 0 and i == 0):
+            break  # (no quote opens on a pointer or on a fragment: the last place reached stands)
         first = spans[i][0]
         if i > 0:
             break

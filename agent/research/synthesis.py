@@ -30,7 +30,7 @@ from sleuth.agent.research.asked_entry import in_entry
 from sleuth.agent.research.claim_names import heading_of, person_named, pointed_at
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
-from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence
 from sleuth.agent.research.history import asks_about_changes, is_history
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import (
@@ -415,11 +415,6 @@ def _stands_in(a: Evidence, b: Evidence, *, core: bool = True) -> bool:
 
 def _inside(a: Evidence, b: Evidence) -> bool:
     return a.id != b.id and a.chunk_id == b.chunk_id and len(a.quote) < len(b.quote) and a.quote in b.quote
-
-
-#: Origins of questions discovery made up from a name the evidence mentions ("Capital of France population
-#: cities"): a way to find, not a question anyone asked.
-LEAD_ORIGINS = frozenset({"lead", "llm-lead"})
 
 
 #: Origins of the questions a template asks for its sections.
