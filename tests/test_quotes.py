@@ -2634,10 +2634,9 @@ def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_
         "executed again, and again in a loop.\n\nSo you have to increase the visibility timeout to match the "
         "time of the longest ETA you're planning to use.\n"
     )
-    passage = readable(md)
-    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
-    assert not any(q.startswith(("This causes", "So you")) for q in quoted)
-    assert any(q.startswith("If a task") and q.endswith("planning to use.") for q in quoted)
+    quotes = quoted(readable(md))
+    assert not any(q.startswith(("This causes", "So you")) for q in quotes)
+    assert any(q.startswith("If a task") and q.endswith("planning to use.") for q in quotes)
 
 
 def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) -> None:
@@ -2659,11 +2658,10 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
         "- Purpose: Specify the type of parser tables within the LR(1) family.\n"
         "- Accepted Values: `lalr`, `ielr`, `canonical-lr`\n- Default Value: `lalr`\n"
     )
-    passage = readable(listed)
-    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
-    assert len(quoted) == 1 and quoted[0].startswith("Directive:")
-    assert quoted[0].endswith("Default Value: lalr")
-    assert one_line(quoted[0]).startswith("Directive: %define lr.type type — Language(s): all; • Purpose:")
+    quotes = quoted(readable(listed))
+    assert len(quotes) == 1 and quotes[0].startswith("Directive:")
+    assert quotes[0].endswith("Default Value: lalr")
+    assert one_line(quotes[0]).startswith("Directive: %define lr.type type — Language(s): all; • Purpose:")
     # A list too long to quote with its line: each item from the line on while that fits, the rest alone.
     history = "- History: " + "Introduced in Bison 2.0 as filename_type, renamed in Bison 3.7. " * 8
     long = readable(listed + history)
@@ -2688,7 +2686,7 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert [p.chunk_id for p in found] == ["b", "a"]
     assert not any(w.kind == "item" for w in short[0])  # no item alone: whose default?
     (window,) = short[1]
-    assert mine[1].text[window.start : window.end] == quoted[0]
+    assert mine[1].text[window.start : window.end] == quotes[0]
     # A definition's line as the heading names the quote's claim, unless the quote names it.
     failure = "Return immediately from yyparse, indicating failure."
     macro = Evidence(id="E1", chunk_id="c", document_id="d", quote=failure, section_path="A > Macro: YYABORT")
@@ -2741,10 +2739,9 @@ def test_a_quote_never_opens_on_a_pointer_and_overlapping_quotes_are_one_claim()
         "Warnings. However, we don't recommend the use of %expect (except '%expect 0'!), as an equal number "
         "of conflicts does not mean that they are the same.\n"
     )
-    passage = readable(md)
-    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
-    assert not any(q.startswith("See ") for q in quoted)
-    assert any(q.startswith("There will be no warning") and q.endswith("they are the same.") for q in quoted)
+    quotes = quoted(readable(md))
+    assert not any(q.startswith("See ") for q in quotes)
+    assert any(q.startswith("There will be no warning") and q.endswith("they are the same.") for q in quotes)
     sentences = [
         "To avoid warnings from Bison, you can use the %expect n declaration.",
         "There will be no warning as long as the number of conflicts is exactly n.",

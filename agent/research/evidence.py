@@ -137,14 +137,11 @@ class Ledger:
             merged = sorted(set(known.sections) | set(evidence.sections))
             # The score kept is the better one's, with the origin it speaks for; a lead's never over what
             # another question found (a lead's score says nothing of the request: ``synthesis._weight``).
-            lead = (evidence.origin in LEAD_ORIGINS, known.origin in LEAD_ORIGINS)
-            better = (
-                known
-                if lead == (True, False)
-                else evidence
-                if lead == (False, True) or evidence.score > known.score
-                else known
-            )
+            found_by_lead = evidence.origin in LEAD_ORIGINS
+            if found_by_lead != (known.origin in LEAD_ORIGINS):
+                better = known if found_by_lead else evidence
+            else:
+                better = evidence if evidence.score > known.score else known
             self._items[evidence.id] = known.model_copy(
                 update={
                     "sections": merged,

@@ -530,12 +530,7 @@ TITLE_WORDS = 8
 def list_end(blocks: Sequence[Block], k: int) -> int:
     """The end of the list whose item ``blocks[k]`` is, from there on (its items, nested ones too, with no
     other block between them)."""
-    end = blocks[k].end
-    for block in blocks[k + 1 :]:
-        if block.kind != "item" or block.start - end > LIST_GAP:
-            break
-        end = block.end
-    return end
+    return _run_end(blocks, k, gap=LIST_GAP)
 
 
 #: Characters between two items of one list at most (a line break and a marker: "\n• ", "\n12. ").
@@ -544,9 +539,15 @@ LIST_GAP = 6
 
 def _rows_end(blocks: Sequence[Block], k: int) -> int:
     """The end of the table whose first row is ``blocks[k]``."""
+    return _run_end(blocks, k, gap=2)
+
+
+def _run_end(blocks: Sequence[Block], k: int, *, gap: int) -> int:
+    """The end of the run of blocks of ``blocks[k]``'s kind from there on, each at most ``gap`` characters
+    after the one before."""
     end = blocks[k].end
     for block in blocks[k + 1 :]:
-        if block.kind != "row" or block.start - end > 2:
+        if block.kind != blocks[k].kind or block.start - end > gap:
             break
         end = block.end
     return end
