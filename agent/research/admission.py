@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from sleuth.agent.research.claim_text import OVERLAP_WORDS, SENTENCE_BREAK
 from sleuth.agent.research.evidence import Evidence, Passage, evidence_id
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
@@ -171,6 +172,16 @@ def question_asked(text: str) -> str | None:
 QUESTION_WORDS = 3
 #: A closing pointer taken into a quote has at most this many words.
 POINTER_TAIL_WORDS = 8
+
+
+def _one_thought(a: str, b: str) -> bool:
+    """Two quotes of one passage that share a sentence of a few words at least: two windows of one thought,
+    which the report gives as one claim (``synthesis`` joins them)."""
+    first = {" ".join(t.split()) for t in SENTENCE_BREAK.split(a)}
+    return any(
+        len(t.split()) >= OVERLAP_WORDS and t in first
+        for t in (" ".join(t.split()) for t in SENTENCE_BREAK.split(b))
+    )
 
 
 def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
@@ -599,6 +610,7 @@ class Admission:
         if question.origin == "ask" and not found_only:
             answers = min([answers, *(item.score for item in items if item.id in backbone)])
         per_passage: dict[str, int] = {}
+        quoted: dict[str, list[str]] = {}
         new: list[Evidence] = []
         for item in items:
             is_backbone = item.id in backbone
@@ -606,13 +618,25 @@ class Admission:
                 self.state.off_topic += 1
                 continue
             where = item.chunk_id or item.url or ""
-            if not is_backbone and (
-                per_passage.get(where, 0) >= 2
-                or (len(per_passage) >= opts.evidence_per_question and where not in per_passage)
+            wider = self.extended.get(item.id, item)
+            # A window of a thought already quoted from this passage (its sentences within that quote's
+            # span, or that quote's within its own) is the same claim, not a second one: it takes no second
+            # slot of the passage, which is left for what the passage says besides (SQLite's FTS5 overview
+            # spent both on its opening paragraph, read twice, and never quoted "To use FTS5, the user creates
+            # an FTS5 virtual table ... CREATE VIRTUAL TABLE email USING fts5(...)").
+            same_thought = any(_one_thought(wider.quote, q) for q in quoted.get(where, ()))
+            if (
+                not is_backbone
+                and not same_thought
+                and (
+                    per_passage.get(where, 0) >= 2
+                    or (len(per_passage) >= opts.evidence_per_question and where not in per_passage)
+                )
             ):
                 continue
-            per_passage[where] = per_passage.get(where, 0) + 1
-            wider = self.extended.get(item.id, item)
+            if not same_thought:
+                per_passage[where] = per_passage.get(where, 0) + 1
+            quoted.setdefault(where, []).append(wider.quote)
             if is_backbone:
                 wider = wider.model_copy(update={"backbone": True, "found_only": found_only})
             if self.state.ledger.add(wider):

@@ -16,10 +16,12 @@ from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.text import STOPWORDS
 from sleuth.ingest.term_lines import defined_name
 
-__all__ = ["SENTENCE_BREAK", "flat", "one_line"]
+__all__ = ["OVERLAP_WORDS", "SENTENCE_BREAK", "flat", "one_line"]
 
 #: Where one sentence of a quote ends and the next begins.
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+#: A sentence of at least this many words that two quotes of one passage share makes them one claim.
+OVERLAP_WORDS = 6
 
 
 def one_line(quote: str, code_at: int | None = None) -> str:

@@ -28,7 +28,7 @@ from typing import Protocol
 from sleuth.agent.report import Claim
 from sleuth.agent.research.asked_entry import in_entry
 from sleuth.agent.research.claim_names import heading_of, person_named, pointed_at
-from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
+from sleuth.agent.research.claim_text import OVERLAP_WORDS, SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
 from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence
 from sleuth.agent.research.history import asks_about_changes, is_history
@@ -339,10 +339,6 @@ def _named_apart(a: Evidence, b: Evidence) -> bool:
         return False
     x, y = named_a.casefold(), named_b.casefold()
     return x not in y and y not in x
-
-
-#: A sentence of at least this many words that two quotes of one passage share makes them one claim.
-OVERLAP_WORDS = 6
 
 
 def _about_the_same(a: Evidence, b: Evidence) -> bool:
