@@ -40,7 +40,7 @@ from sleuth.agent.research.text import (
     words,
 )
 from sleuth.ingest.contextualize import contextualize
-from sleuth.ingest.term_lines import defined_name, is_term_line
+from sleuth.ingest.term_lines import TERM_WORDS, defined_name, is_term_line
 from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote of sentences, in characters (a sentence with what it introduces may reach
@@ -129,11 +129,17 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     is no band in particular)."""
     if _BACK_REFERENCE.match(sentence) or len(_CLOSING.findall(sentence)) > sentence.count("("):
         return True  # (a sentence that closes a bracket it did not open is the end of an aside)
+    if _AN_ASIDE.match(sentence.strip()):
+        return True  # an aside comments on what it follows ("(Quoting the attribute value would fix it.)")
     subject = _DEFINITE_SUBJECT.match(sentence)
     if subject is None or not first_step or _CONDITION.search(sentence[: subject.start(1)]):
         return False  # a definite subject leans on the one sentence before it, never a chain of them
     noun = subject.group(1).casefold()
     return noun not in STOPWORDS | _NOT_ANAPHORIC and noun in {w.casefold() for w in words(before)}
+
+
+#: A sentence that is all one aside in brackets.
+_AN_ASIDE = re.compile(r"^\([^()]+\)[.!?]?$|^\([^()]+[.!?]\)$")
 
 
 _POINTER = re.compile(
@@ -440,8 +446,19 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 if j == 0 and k > 0
                 else None
             )
+            record = _record_heading(text, blocks, k) if j == 0 else None
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
+            elif (
+                record is not None
+                and stop - blocks[record].start <= MAX_QUOTE_CHARS
+                and _names_its_section(text, blocks[record], text[first:stop])
+            ):
+                # A record's description opens under its fields: "The maximum size (in bytes) that an upload
+                # will be before it gets streamed to the file system." is Django's FILE_UPLOAD_MAX_MEMORY_SIZE
+                # only with its heading, and its default ("Default: 2621440 (i.e. 2.5 MB).") is what the
+                # question asks as often as what it does: the quote is the record, heading to description.
+                first = blocks[record].start
             elif leant_on is not None and stop - leant_on <= MAX_QUOTE_CHARS:
                 first = leant_on
             elif term is not None and stop - term <= MAX_QUOTE_CHARS:
@@ -502,8 +519,31 @@ def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
     return (
         (size <= 4 and bool(_CODE_NAME.search(name)))
         or _an_upper_case_name(name)
+        or _SPELLINGS.fullmatch(name) is not None
         or not sentence.rstrip().endswith(_STOPS)
     )
+
+
+#: A record's field line: a label of up to three words, a colon, a value ("Default: `2621440` (i.e. 2.5 MB).",
+#: "Type: int", "Introduced: 5.0").
+_FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z()]+){0,2}:\s+\S")
+
+
+def _record_heading(text: str, blocks: Sequence[Block], k: int) -> int | None:
+    """The heading over the record whose description opens at block ``k``: the blocks between are one-line
+    fields each ("Default: 2621440 (i.e. 2.5 MB)."), at least one; None when there is no such record."""
+    h = k - 1
+    while h >= 0 and blocks[h].kind == "paragraph":
+        line = text[blocks[h].start : blocks[h].end].strip()
+        if "\n" in line or len(line.split()) > TERM_WORDS or not _FIELD_LINE.match(line):
+            return None
+        h -= 1
+    return h if 0 <= h < k - 1 and blocks[h].kind == "heading" else None
+
+
+#: A heading that gives a name's spellings, short and long (Apache's RewriteRule flags "L|last", "NC|nocase";
+#: a manual page's "-v|--verbose").
+_SPELLINGS = re.compile(r"[\w.-]+(?:\|[\w.-]+)+")
 
 
 def _an_upper_case_name(name: str) -> bool:
