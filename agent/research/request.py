@@ -200,10 +200,24 @@ _COORDINATED = re.compile(
 )
 
 
+#: "How do I <do something to X> and <do> it?": the second verb's object is the first's.
+_JOINED_VERBS = re.compile(
+    r"^(?P<head>how (?:do|can|should|would|could) (?:i|you|we|one) )(?P<first>\S+ .{8,}?),? and (?:then )?"
+    r"(?P<second>[a-z]+ (?:it|them)(?: [\w-]+){0,3})\?$",
+    re.I,
+)
+
+
 def _coordinated(question: str, subject: str) -> list[str]:
     """A question that joins two questions ("Which companies lead X, and what materials does it depend
     on?") asked whole and as each of its parts (a part that leans on the first gets the subject)."""
     parts = [p.strip(" ,;") for p in _COORDINATED.split(question) if p.strip(" ,;")]
+    joined_verbs = _JOINED_VERBS.match(question.strip())
+    if len(parts) < 2 and joined_verbs is not None:
+        # Two things done to one object ("How do I create a full-text search table with FTS5 and query
+        # it?"): two parts, the second done to what the first names.
+        head, first, second = joined_verbs.group("head", "first", "second")
+        parts = [f"{head}{first}", f"{head}{second}"]
     if len(parts) < 2 or any(len(words(p)) < 3 for p in parts):
         return [question]
     end = "?" if question.rstrip().endswith("?") else ""
