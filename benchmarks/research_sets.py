@@ -78,6 +78,7 @@ SETS = (
 
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~&])")
 _THOUSANDS = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+_AROUND_EQUALS = re.compile(r"\s*=\s*")
 
 
 def normalise(text: str) -> str:
@@ -85,9 +86,11 @@ def normalise(text: str) -> str:
 
 
 def loose(text: str) -> str:
-    """The visible text of Markdown: backslash escapes, code and emphasis marks (backticks, asterisks) and
-    thousands separators removed (applied to both sides, so an answer with such characters still matches)."""
-    return normalise(_THOUSANDS.sub("", _ESCAPE.sub(r"\1", text).replace("`", "").replace("*", "")))
+    """The visible text of Markdown: backslash escapes, code and emphasis marks (backticks, asterisks),
+    thousands separators and the spaces around "=" removed (applied to both sides, so an answer with such
+    characters still matches: "PRAGMA foreign_keys = ON" is "PRAGMA foreign_keys=ON" in SQLite's FAQ)."""
+    plain = _THOUSANDS.sub("", _ESCAPE.sub(r"\1", text).replace("`", "").replace("*", ""))
+    return normalise(_AROUND_EQUALS.sub("=", plain))
 
 
 def answer_share(answers: Sequence[str], texts: Iterable[str]) -> tuple[float, float]:

@@ -80,10 +80,12 @@ def test_answers_match_the_visible_text_of_markdown_claims() -> None:
         "Set the  SQLITE\\_MAX\\_LENGTH macro",
         "The default is 1,000,000,000 bytes.",
         "Use `-k graceful`",
+        "run PRAGMA foreign_keys=ON",
     ]
-    strict, loose = answer_share(["sqlite_max_length", "1000000000", "absent", "use -k graceful"], claims)
+    answers = ["sqlite_max_length", "1000000000", "absent", "use -k graceful", "PRAGMA foreign_keys = ON"]
+    strict, loose = answer_share(answers, claims)
     assert strict == 0.0
-    assert loose == pytest.approx(3 / 4)
+    assert loose == pytest.approx(4 / 5)
     strict, loose = answer_share(["Set the SQLITE"], claims)
     assert strict == loose == 1.0
     # A search hit counts by its Markdown and by what it reads as (an entity, an escaped underscore).
