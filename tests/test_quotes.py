@@ -253,6 +253,11 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
     short = understand("How does WAL ensure durability?")
     assert short.asks == ["How does WAL ensure durability?"] and not short.long
     assert short.subject == "WAL durability"
+    # Two things done to one object are two parts, the second done to what the first names.
+    both = understand("How do I create a full-text search table with FTS5 and query it?")
+    assert both.asks[1] == "How do I create a full-text search table with FTS5?"
+    assert both.asks[2].startswith("How do I query it? (")
+    assert len(understand("How do I install and configure it?").asks) == 1
     # An abbreviation ends no sentence: a FanOutQA question was read as a three-sentence request.
     senators = understand(
         "Name the U.S. Senators who represent the states in the Pacific region, as defined by the U.S. "
@@ -937,9 +942,11 @@ def test_a_question_about_what_happens_when_nothing_is_set_is_judged_as_asking_t
     admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     # Judged as worded, the default line led "A value of None or 0 means results will never expire" by 0.05
-    # (a real run's other passages then put it third); judged as asking the default, it leads by a point.
+    # (a real run's other passages then put it third); judged as asking the default, it leads by a point
+    # (over any quote without it: the record quoted whole, heading to description, holds it too).
     assert "Default: Expire after 1 day." in judged[0].quote
-    assert judged[0].score - max(e.score for e in judged[1:]) > 0.5
+    without = [e.score for e in judged if "Default: Expire after 1 day." not in e.quote]
+    assert judged[0].score - max(without) > 0.5
 
 
 def test_a_document_ranks_where_its_best_hit_does() -> None:
@@ -960,6 +967,36 @@ def test_a_document_ranks_where_its_best_hit_does() -> None:
     # The two top documents by their best hit, their best two hits each: b's hit at rank 40 is no reason
     # to drop b, and a's third hit is not read; the search's first five hits are, whatever their document.
     assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("d", 3), ("b", 40)]
+
+
+def test_two_windows_of_one_thought_take_one_slot_of_their_passage() -> None:
+    """SQLite's FTS5 overview: its opening paragraph, judged as two windows that share a sentence, is one
+    claim; it had spent both of the passage's slots, and "To use FTS5, the user creates an FTS5 virtual
+    table ..." (what the question asked) was never quoted."""
+    text = (
+        "FTS5 is an SQLite virtual table module that provides full-text search functionality. "
+        "In their most elementary form, full-text search engines allow the user to search documents. "
+        "The search functionality provided by Google is, among other things, a full-text search engine.\n\n"
+        "To use FTS5, the user creates an FTS5 virtual table with one or more columns."
+    )
+    hit = Passage(chunk_id="fts5-0", document_id="fts5", title="FTS5", text=text, rank=0)
+    reader = readable(text)
+    question = Question(
+        "q1", "How do I create a full-text search table with FTS5?", ["answer"], origin="query"
+    )
+    second = text.index("In their")
+    third = text.index("The search")
+    windows = [
+        (Window(0, third - 1, "sentence"), 4.0),  # the first two sentences
+        (Window(second, text.index("\n"), "sentence"), 3.5),  # the last two: one sentence shared
+        (Window(text.index("To use"), len(text), "sentence"), 2.0),
+    ]
+    items = [new_evidence(question, hit, reader, w, score) for w, score in windows]
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    options = ResearchOptions(backbone_documents=0, backbone_hits=1, answer_floor=1.0)
+    admission = Admission(options, RunState(Ledger(50)), judge=unused, following=lambda ids: {})
+    kept = admission.admit(question, items, [hit], on_topic=True)
+    assert any(e.quote.startswith("To use FTS5") for e in kept)
 
 
 def test_each_of_the_first_hits_of_a_long_requests_search_is_quoted_by_its_own_best() -> None:
@@ -995,6 +1032,20 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE\n\nDefault: 2621440 (i.e. 2.5 MB)." in quotes
     assert "PostgreSQL databases require periodic maintenance known as vacuuming." in quotes
     assert one_line(quotes[0]) == "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB)."
+    # The description under the record's fields is the record, heading to description: what it is, and its
+    # default, which the question asks as often.
+    assert one_line(quotes[1]) == (
+        "DATA_UPLOAD_MAX_MEMORY_SIZE — Default: 2621440 (i.e. 2.5 MB). The maximum size in bytes that a "
+        "request body may be before a SuspiciousOperation is raised."
+    )
+    # Not a paragraph under a paragraph that is no field: a record is heading, fields, description.
+    prose = quoted(
+        readable(
+            "#### CONN\\_MAX\\_AGE\n\nThe lifetime of a database connection, in seconds, is set here for "
+            "every connection of the process.\n\nUse 0 to close connections after each request.\n"
+        )
+    )
+    assert "Use 0 to close connections after each request." in prose
     # A variable named in capitals (GNU Awk's) names what its description is about; a manual page's
     # section in capitals does not.
     awk = quoted(
@@ -1004,6 +1055,14 @@ def test_a_value_under_the_name_of_its_setting_is_quoted_with_the_name() -> None
         )
     )
     assert one_line(awk[0]).startswith("FIELDWIDTHS — A space-separated list of columns")
+    # A heading that gives a name's spellings, short and long, names it too (Apache's RewriteRule flags).
+    flag = quoted(
+        readable(
+            "## L|last\n\nThe [L] flag causes `mod_rewrite` to stop processing the rule set. In most "
+            "contexts, this means that if the rule matches, no further rules will be processed.\n"
+        )
+    )
+    assert one_line(flag[0]).startswith("L|last — The [L] flag causes mod_rewrite to stop processing")
     assert "The awk utility executes programs." in awk
 
 
@@ -2153,6 +2212,15 @@ def test_doing_so_leans_on_the_sentence_before_it() -> None:
     texts = [passage.text[w.start : w.end] for w in windows(passage)]
     assert "Doing so would result in message loss." not in texts
     assert any(t.endswith("delayed. Doing so would result in message loss.") for t in texts)
+    # An aside in brackets comments on the sentence it follows (Django's XSS advice had stood in a report's
+    # key findings as "(Quoting the attribute value would fix this case.)").
+    aside = readable(
+        "If var is set to 'class1 onmouseover=javascript:func()', this can result in unauthorized JavaScript "
+        "execution. (Quoting the attribute value would fix this case.)"
+    )
+    texts = [aside.text[w.start : w.end] for w in windows(aside)]
+    assert not any(t.startswith("(Quoting") for t in texts)
+    assert any(t.endswith("execution. (Quoting the attribute value would fix this case.)") for t in texts)
 
 
 def test_a_header_and_one_row_read_as_labels_and_values() -> None:
@@ -2228,6 +2296,30 @@ def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
         '            SysSock.RateLimit.Interval="0") # turn off rate limiting',
         "   ```",
     ]
+
+
+def test_a_template_without_findings_section_sorts_facts_into_their_aspects(encoders: Encoders) -> None:
+    # A technical due diligence has no general findings section: a fact that answers the request better
+    # than any aspect's question still goes under the aspect it serves (how uploads are operated), not into
+    # the overview, which says what the thing is in a few sentences.
+    tdd = TemplateLibrary().load("technical_due_diligence")
+    request = understand("How does Django handle file uploads?")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    text = (
+        "By default, if an uploaded file is smaller than 2.5 megabytes, Django will hold the entire contents "
+        "of the upload in memory."
+    )
+    relevance = judge.judge(request.text, [text])[0]
+    fact = Evidence(id="E1", chunk_id="uploads-1", document_id="uploads", quote=text, relevance=relevance)
+    routed = route(tdd, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)
+    assert [e.id for e in routed["operations_security"]] == ["E1"]
+    assert not routed["overview"]
+    # A brief has one (its key findings): there the fact that is a general finding stays.
+    brief = TemplateLibrary().load("brief")
+    assert [
+        e.id
+        for e in route(brief, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)["key_findings"]
+    ] == ["E1"]
 
 
 def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:
