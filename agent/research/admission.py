@@ -619,23 +619,19 @@ class Admission:
                 continue
             where = item.chunk_id or item.url or ""
             wider = self.extended.get(item.id, item)
-            # A window of a thought already quoted from this passage (its sentences within that quote's
-            # span, or that quote's within its own) is the same claim, not a second one: it takes no second
-            # slot of the passage, which is left for what the passage says besides (SQLite's FTS5 overview
-            # spent both on its opening paragraph, read twice, and never quoted "To use FTS5, the user creates
-            # an FTS5 virtual table ... CREATE VIRTUAL TABLE email USING fts5(...)").
-            same_thought = any(_one_thought(wider.quote, q) for q in quoted.get(where, ()))
-            if (
-                not is_backbone
-                and not same_thought
-                and (
-                    per_passage.get(where, 0) >= 2
-                    or (len(per_passage) >= opts.evidence_per_question and where not in per_passage)
-                )
+            # A window of a thought already quoted from this passage (one sentence of it at least) is the
+            # same claim said worse (items come best first): it is left out, and the passage's second slot
+            # is left for what it says besides (SQLite's FTS5 overview spent both on its opening paragraph,
+            # read twice, and never quoted "To use FTS5, the user creates an FTS5 virtual table ... CREATE
+            # VIRTUAL TABLE email USING fts5(...)").
+            if not is_backbone and any(_one_thought(wider.quote, q) for q in quoted.get(where, ())):
+                continue
+            if not is_backbone and (
+                per_passage.get(where, 0) >= 2
+                or (len(per_passage) >= opts.evidence_per_question and where not in per_passage)
             ):
                 continue
-            if not same_thought:
-                per_passage[where] = per_passage.get(where, 0) + 1
+            per_passage[where] = per_passage.get(where, 0) + 1
             quoted.setdefault(where, []).append(wider.quote)
             if is_backbone:
                 wider = wider.model_copy(update={"backbone": True, "found_only": found_only})
