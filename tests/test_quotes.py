@@ -2298,30 +2298,6 @@ def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
     ]
 
 
-def test_a_template_without_findings_section_sorts_facts_into_their_aspects(encoders: Encoders) -> None:
-    # A technical due diligence has no general findings section: a fact that answers the request better
-    # than any aspect's question still goes under the aspect it serves (how uploads are operated), not into
-    # the overview, which says what the thing is in a few sentences.
-    tdd = TemplateLibrary().load("technical_due_diligence")
-    request = understand("How does Django handle file uploads?")
-    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    text = (
-        "By default, if an uploaded file is smaller than 2.5 megabytes, Django will hold the entire contents "
-        "of the upload in memory."
-    )
-    relevance = judge.judge(request.text, [text])[0]
-    fact = Evidence(id="E1", chunk_id="uploads-1", document_id="uploads", quote=text, relevance=relevance)
-    routed = route(tdd, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)
-    assert [e.id for e in routed["operations_security"]] == ["E1"]
-    assert not routed["overview"]
-    # A brief has one (its key findings): there the fact that is a general finding stays.
-    brief = TemplateLibrary().load("brief")
-    assert [
-        e.id
-        for e in route(brief, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)["key_findings"]
-    ] == ["E1"]
-
-
 def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:
     # Exim's brief on SMTP timeouts: the cross-encoder reads "smtp_max_unknown_commands" as an answer to
     # "What is unknown ...?"; the brief's open questions take only quotes that say something is unknown.

@@ -82,11 +82,6 @@ def route(
                 and top >= bundle.items[0].relevance - route_lift
             ):
                 home = best_section.id
-            elif default is None and best_section is not None and top >= route_floor:
-                # A template without a general findings section (a technical due diligence: architecture,
-                # maturity, operations, risks) sorts every fact into the aspect it serves best: its summary
-                # says what the thing is in a few sentences, and is no heap of what is on topic.
-                home = best_section.id
             elif fallback is not None:
                 home = fallback
             else:
