@@ -106,7 +106,9 @@ def test_investment_memo_finds_nothing_about_funding(workdir: Path) -> None:
     report = _research(
         workdir, "Voltra Energy and the Freedonian graphene battery market", "--template", "investment_memo"
     )
-    check_report(report, ["thesis", "bull_base_bear", "competitors", "funding_landscape", "risks"])
+    check_report(
+        report, ["thesis", "bull_base_bear", "competitors", "funding_landscape", "risks", "other_findings"]
+    )
     sections = {s["id"]: s for s in report["sections"]}
     assert sections["funding_landscape"]["status"] == "not_found"
     assert sections["funding_landscape"]["claims"] == []
@@ -271,7 +273,15 @@ def test_templates_are_listed_and_shown() -> None:
     ]
     shown = json.loads(run(["templates", "investment_memo", "--json"]).stdout)
     ids = {s["id"]: s for s in shown["sections"]}
-    assert list(ids) == ["thesis", "bull_base_bear", "competitors", "funding_landscape", "risks"]
+    assert list(ids) == [
+        "thesis",
+        "bull_base_bear",
+        "competitors",
+        "funding_landscape",
+        "risks",
+        "other_findings",
+    ]
+    assert ids["other_findings"]["default"] and not ids["other_findings"]["required"]
     assert ids["risks"]["required"] and ids["risks"]["min_evidence"] == 0
     assert not ids["funding_landscape"]["required"]
 

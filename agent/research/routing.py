@@ -35,8 +35,13 @@ SUMMARY = "__summary__"
 
 
 def purposes(section: SectionSpec, request: Request) -> list[str]:
-    """What a section asks, as questions about the request's topic (a quote serves it by answering one)."""
-    return section_questions(section, request) or [f"{section.title}: {section.description}"]
+    """What a section asks, as questions about the request's topic (a quote serves it by answering one).
+    A section asked only the request itself ("{query}": a due diligence's other findings) has no aspect of
+    its own: it takes what no other section does, never what one serves."""
+    asked = section_questions(section, request)
+    if asked or section.questions:
+        return asked
+    return [f"{section.title}: {section.description}"]
 
 
 def route(
@@ -113,9 +118,10 @@ def _fill_required(
             continue
 
         target = scores[section.id]
-        # What moving a bundle here costs: how much better it serves where it is now.
+        # What moving a bundle here costs: how much better it serves where it is now (in a section with no
+        # aspect of its own, other findings: the request itself, which it answers better than any aspect).
         losses = {
-            k: scores[home_of[bundles[k].items[0].id]][k] - target[k]
+            k: _serves(scores[home_of[bundles[k].items[0].id]][k], bundles[k]) - target[k]
             if home_of.get(bundles[k].items[0].id) in scores
             else float("inf")
             for k in range(len(bundles))
@@ -146,6 +152,12 @@ def _fill_required(
             for e in bundle.items:
                 home_of[e.id] = section.id
             need -= 1
+
+
+def _serves(score: float, bundle: Group) -> float:
+    """How well a bundle serves the section it is in: its score for the section's purpose, or, in a section
+    asked nothing of its own (``-inf``), its relevance to the request."""
+    return bundle.items[0].relevance if score == float("-inf") else score
 
 
 def _speaks_for(section: SectionSpec, bundle: Group) -> bool:
