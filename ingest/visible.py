@@ -51,7 +51,11 @@ _COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?
 _ENTITY_PATTERN = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 #: Inline markup, tried in this order at each position.
 _INLINE = re.compile(
-    r"(?P<code>(?P<ticks>`+)(?P<code_text>.+?)(?P=ticks))"
+    # A code span: one or two ticks, text that neither opens nor closes on a space and holds no run of as
+    # many ticks, the same ticks. Docling writes code without spaces inside its ticks and leaves a page's
+    # own backticks bare: m4's quotes "'define(`a', `a')a'" are text, "`a', `" is no code span.
+    r"(?P<code>(?<!`)`(?!`)(?!\s)(?P<code_text>(?:[^`]|``+)+?)(?<![\s`])`(?!`)"
+    r"|(?<!`)``(?!`)(?!\s)(?P<code_text2>(?:[^`]|`(?!`)|```+)+?)(?<![\s`])``(?!`))"
     r"|(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))"
     r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
@@ -213,7 +217,8 @@ def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -
             out.put(m.group(0), base + m.start())  # "FILE *yyin": a star, not emphasis
         elif kind == "code":
             at = len(out.chars)
-            _code(out, m.group("code_text"), base + m.start("code_text"))
+            inner = "code_text" if m.group("code_text") is not None else "code_text2"
+            _code(out, m.group(inner), base + m.start(inner))
             spans.append((at, len(out.chars)))
         elif kind == "image":
             if not _A_PATH.fullmatch(m.group("alt").strip()):

@@ -110,6 +110,10 @@ def test_visible_text_reads_as_the_document_reads() -> None:
     assert declared == "YY_BUFFER_STATE yy_create_buffer ( FILE *file, int size )"
     emphasised = visible_text("known as *vacuuming*, and *a* or _b_ here").text
     assert emphasised == "known as vacuuming, and a or b here"
+    # A page's own backticks are text: m4 quotes with them, and Docling leaves them bare ("`a', `" is no code
+    # span: code opens and closes on no space), where its code spans are read as ever.
+    m4 = visible_text("cases: 'define(`a', `a')a' is the simplest example; run `m4 -P` or ``a`'b``.").text
+    assert m4 == "cases: 'define(`a', `a')a' is the simplest example; run m4 -P or a`'b."
 
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
@@ -2296,6 +2300,26 @@ def test_code_after_a_sentence_and_a_blank_line_keeps_its_lines() -> None:
         '            SysSock.RateLimit.Interval="0") # turn off rate limiting',
         "   ```",
     ]
+
+
+def test_a_due_diligence_keeps_what_no_aspect_takes_under_other_findings(encoders: Encoders) -> None:
+    # A fact that answers the request better than any aspect's question goes to the template's other
+    # findings: the overview above says what the thing is in a few claims (it had held every such fact, 23
+    # claims for a Django upload question), and no required aspect left empty takes it (a market's price
+    # had gone under "Architecture and design").
+    tdd = TemplateLibrary().load("technical_due_diligence")
+    assert tdd.section("other_findings").default
+    request = understand("How does Django handle file uploads?")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    text = (
+        "By default, if an uploaded file is smaller than 2.5 megabytes, Django will hold the entire contents "
+        "of the upload in memory."
+    )
+    relevance = judge.judge(request.text, [text])[0]
+    fact = Evidence(id="E1", chunk_id="uploads-1", document_id="uploads", quote=text, relevance=relevance)
+    routed = route(tdd, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)
+    assert [e.id for e in routed["other_findings"]] == ["E1"]
+    assert not routed["overview"] and not routed["architecture"]
 
 
 def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:
