@@ -2225,6 +2225,23 @@ def test_doing_so_leans_on_the_sentence_before_it() -> None:
     texts = [aside.text[w.start : w.end] for w in windows(aside)]
     assert not any(t.startswith("(Quoting") for t in texts)
     assert any(t.endswith("execution. (Quoting the attribute value would fix this case.)") for t in texts)
+    # GNU m4's manual: what a short sentence says "also" of, what "this macro call" and "this example" are,
+    # stand in the sentence before.
+    for before, after in (
+        ("The trace attribute of macros is not handled.", "Currently, m4wrap and sysval also have problems."),
+        ("Causes m4 to exit, with exit status code.", "After this macro call, m4 will exit with status 1."),
+        ("The macro uses defn to copy it.", "Notice that this example is careful to use defn."),
+        ("The output shows each expansion.", "As the last two lines show, the quotes are stripped."),
+    ):
+        shown = readable(f"{before} {after}")
+        texts = [shown.text[w.start : w.end] for w in windows(shown)]
+        assert after not in texts and f"{before} {after}" in texts
+    # A long sentence that says "also" names what it adds to.
+    long = readable(
+        "Frozen files are sharable across architectures. The -F option also accepts a file name that is "
+        "written when the run ends, whatever input files were read before it."
+    )
+    assert "The -F option also accepts" in "".join(long.text[w.start : w.start + 26] for w in windows(long))
 
 
 def test_a_header_and_one_row_read_as_labels_and_values() -> None:
@@ -2742,6 +2759,7 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
 
     assert defined_name("Macro: YYABORT ;") == "YYABORT ;"
     assert defined_name("Function: int yyparse (void)") == "int yyparse (void)"
+    assert defined_name("Builtin: m4wrap (string, …)") == "m4wrap (string, …)"  # GNU m4's
     assert is_term_line("Directive: %define lr.type type")
     for label in ("Note: this is important.", "Step 1: Install it", "Default Value: lalr", "Options: see."):
         assert defined_name(label) is None

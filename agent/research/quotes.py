@@ -88,8 +88,13 @@ _BACK_REFERENCE = re.compile(
         # names)
         r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
         # ... or "With this option, a zero is written instead."
-        r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without)\s+"
-        r"(?:this|these|those|such)\s+[a-z]"
+        # ... or "After this macro call, m4 will exit with exit status 1." (GNU m4)
+        r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without|after|before|during|"
+        r"unlike|like|as)\s+(?:this|these|those|such)\s+[a-z]"
+        # ... or points at what it follows: "Notice that this example is careful to use defn", "As the last
+        # two lines show, ..."
+        r"|^(?:note|notice|observe)\s+(?:that\s+|how\s+)?(?:this|these|those|it|the\s+(?:above|previous|last))\b"
+        r"|^as\s+the\s+(?:last|previous|above|preceding)\b"
         # ... or does so after an opening phrase: "In most contexts, this means that ..."
         r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
         # ... or names its subject by a pronoun after an opening phrase: "A member of the Republican Party,
@@ -129,6 +134,8 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     is no band in particular)."""
     if _BACK_REFERENCE.match(sentence) or len(_CLOSING.findall(sentence)) > sentence.count("("):
         return True  # (a sentence that closes a bracket it did not open is the end of an aside)
+    if len(words(sentence)) <= ALSO_WORDS and _ALSO.search(sentence):
+        return True  # "Currently, m4wrap and sysval also have problems.": as what the sentence before names
     if _AN_ASIDE.match(sentence.strip()):
         return True  # an aside comments on what it follows ("(Quoting the attribute value would fix it.)")
     subject = _DEFINITE_SUBJECT.match(sentence)
@@ -138,6 +145,10 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     return noun not in STOPWORDS | _NOT_ANAPHORIC and noun in {w.casefold() for w in words(before)}
 
 
+#: A short sentence that says "also" or "too" says it of something the sentence before names.
+_ALSO = re.compile(r"\b(?:also|too|as\s+well)\b", re.I)
+#: ... when it has at most this many words (a long one names what it adds to).
+ALSO_WORDS = 12
 #: A sentence that is all one aside in brackets.
 _AN_ASIDE = re.compile(r"^\([^()]+\)[.!?]?$|^\([^()]+[.!?]\)$")
 
