@@ -290,14 +290,17 @@ def _plain_text(inline: Token) -> str:
 
 _TOC_ENTRY = re.compile(
     r"(?:(?:\.\s?){3,}|…|\s{2,}|\t)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$"  # leaders, then a page number
-    r"|^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[^\]]+\]\(#[^)\s]*\)\s*$",  # or a link to an anchor in the document
+    # or nothing but a link to an anchor in the document, or to a page of the same site (a Texinfo manual's
+    # top page lists its chapters: "[13 Macros for running shell commands](Shell-commands.html)")
+    r"|^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]+\]\((?![a-z][a-z0-9+.-]*:)[^)\s]*\)\s*)+$",
     re.I,
 )
 
 
 def is_toc_list(first_lines: Sequence[str]) -> bool:
-    """A list of at least three items, most of which end with a page number after leaders or are one link to
-    an anchor of the same document: a table of contents rather than content."""
+    """A list of at least three items, most of which end with a page number after leaders or are nothing but a
+    link to an anchor of the same document or to a page of the same site: a table of contents rather than
+    content."""
     if len(first_lines) < 3:
         return False
     entries = sum(1 for line in first_lines if _TOC_ENTRY.search(line.rstrip()))

@@ -37,8 +37,8 @@ _CLOSING_QUOTES = "'’\"”`"
 
 #: A definition's line as Texinfo writes it (``@deffn``, ``@defun``, ``@defmac``, ``@defvar``, ...): the kind
 #: of thing, a colon, then the name and its arguments: GNU Bison's "Macro: YYABORT ;", "Directive: %define
-#: lr.type type", glibc's "Function: int pthread_mutex_lock (pthread_mutex_t *mutex)", GNU m4's "Builtin: m4wrap
-#: (string, …)" and "Composite: forloop (...)". The group: the rest.
+#: lr.type type", glibc's "Function: int pthread_mutex_lock (pthread_mutex_t *mutex)", GNU m4's "Builtin:
+#: m4wrap (string, …)" and "Composite: forloop (...)". The group: the rest.
 _DEFINITION = re.compile(
     r"^(?:(?:(?:User|Special|Instance|Class|Library|Built-in|Interactive|Static|Generic|Obsolete)\s+)?"
     r"(?:Function|Macro|Variable|Directive|Command|Option|Form|Constant|Hook|Signal|Keyword|Primitive|"

@@ -71,6 +71,29 @@ def test_real_sphinx_page_has_no_navigation_chunks(counter: TokenCounter) -> Non
     assert all(c.section_path.startswith("csv") for c in chunks if c.section_path)
 
 
+def test_a_manuals_top_page_lists_its_chapters_as_a_table_of_contents(counter: TokenCounter) -> None:
+    # GNU m4's index.html: an introduction, then its chapters, each item nothing but a link to a page of the
+    # manual. Typed as a list, its entries had filled four of a long request's first ten hits.
+    page = (
+        b"<html><head><title>GNU M4</title></head><body><h1>GNU M4</h1>"
+        b"<p>This manual is for GNU M4, a package containing an implementation of the m4 macro language.</p>"
+        b"<ul><li><a href='Shell-commands.html'>13 Macros for running shell commands</a><ul>"
+        b"<li><a href='Platform-macros.html'>13.1 Determining the platform</a></li>"
+        b"<li><a href='Syscmd.html'>13.2 Executing simple commands</a></li></ul></li>"
+        b"<li><a href='Miscellaneous.html'>14 Miscellaneous builtin macros</a></li>"
+        b"<li><a href='Frozen-files.html'>15 Fast loading of frozen state</a></li></ul>"
+        b"<p>See the <a href='https://www.gnu.org/software/m4/'>home page</a> for news.</p>"
+        b"<ul><li>Reads its <a href='Invoking.html'>options</a> from the command line.</li>"
+        b"<li>Writes its output to standard output.</li><li>Exits with status 0.</li></ul></body></html>"
+    )
+    markdown = convert_bytes(page, "http://127.0.0.1/index.html").markdown
+    chunks = chunk_markdown(markdown, counter, max_tokens=64)
+    contents = [c for c in chunks if "Determining the platform" in c.content]
+    assert contents and all(c.chunk_type == "toc" for c in contents)
+    # A list whose items say something besides a link is content.
+    assert any(c.chunk_type != "toc" for c in chunks if "Writes its output" in c.content)
+
+
 TEXINFO_CHAPTER = (
     b"""<!DOCTYPE html><html><head><title>Acknowledgements (Octave C++ Classes)</title></head>
 <body><div class="chapter" id="Acknowledgements"><div class="header"><p>
