@@ -124,6 +124,17 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     intro = next(q for q in quotes if q.startswith("PostgreSQL provides various methods"))
     assert "Trust authentication" in intro and "Password authentication" in intro  # the list comes along
     assert "work_mem | 4MB" in quotes
+    # A sentence that ends on "e.g.," introduces its example as one ending on a colon does (GNU m4's
+    # notation had stood in a direct answer as "... giving descriptive names to the arguments, e.g.,").
+    eg = quoted(
+        readable(
+            "This chapter describes the notation used for the builtin macros in detail. As each macro is "
+            "described, a prototype call is shown, giving names to the arguments, e.g.,\n\n"
+            "```\nComposite: example (string, [count = 1])\n```\n"
+        )
+    )
+    assert not any(q.endswith("e.g.,") for q in eg)
+    assert any(q.endswith("e.g.,\nComposite: example (string, [count = 1])") for q in eg)
     assert is_pointer("Isolation levels are described in Table 13.1.")
     assert is_pointer(
         "For more information on how to use the built in generic views, consult the next topic on generic "
@@ -2013,6 +2024,27 @@ def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:
     evidence["E8"] = routed
     with_routed = summarize(spec, findings, [routed], evidence, asks=asks, floor=-4.0)
     assert [c.evidence_ids[0] for c in with_routed][:2] == ["E8", "E4"]
+
+
+def test_a_constraints_quote_is_no_direct_answer() -> None:
+    """A long request's constraint ("I only want what GNU m4 itself offers, with each point tied to the
+    manual") is searched, and what it finds answers the constraint: the manual's licence had stood among a
+    build engineer's direct answers, ranked by its score for the constraint."""
+    from sleuth.agent.report import Claim  # noqa: PLC0415
+    from sleuth.agent.research.synthesis import summarize  # noqa: PLC0415
+
+    quotes = {
+        "E1": ("ask", -3.0, "-F file, --freeze-state=file: write out the frozen state."),
+        "E2": ("constraint", 0.5, "Secondarily, this License preserves for the author a way to get credit."),
+        "E3": ("ask", -4.0, "-R file, --reload-state=file: recover the internal state."),
+    }
+    evidence = {
+        i: Evidence(id=i, chunk_id=i, document_id=i, quote=q, origin=origin, relevance=r)
+        for i, (origin, r, q) in quotes.items()
+    }
+    findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[i]) for i, e in evidence.items()]}
+    spec = TemplateLibrary().load("brief").section("answer").model_copy(update={"max_claims": 2})
+    assert [c.evidence_ids[0] for c in summarize(spec, findings, [], evidence)] == ["E1", "E3"]
 
 
 def test_a_short_questions_parts_are_each_answered_by_the_judges_best() -> None:

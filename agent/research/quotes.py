@@ -400,7 +400,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             if cut[i]:
                 continue  # a fragment the chunk boundary cut off
             if (
-                sentence.rstrip().endswith(":")
+                sentence.rstrip().endswith((":", ","))
                 or (i == len(spans) - 1 and _runs_into_code(sentence, blocks, k))
                 or (_announces(sentence, spans, text) and _fits_with_follow(s, blocks, k))
             ):

@@ -146,13 +146,18 @@ def summarize(
         if ask is not None and answers is not None and ask in answers:
             scores = answers[ask]
             return max((scores[i] for i in claim.evidence_ids if i in scores), default=float("-inf"))
+        # (a constraint's quote answers the constraint, not the request: "I only want what GNU m4 itself
+        # offers, with each point tied to the manual" found the manual's licence, and its score had put
+        # "Secondarily, this License preserves for the author ..." among a build engineer's direct answers)
         return max(
             (
                 evidence[i].relevance
                 for i in claim.evidence_ids
-                if i in evidence and (ask is None or evidence[i].question == ask)
+                if i in evidence
+                and (ask is None or evidence[i].question == ask)
+                and evidence[i].origin != "constraint"
             ),
-            default=float("-inf") if ask is not None else 0.0,
+            default=float("-inf") if ask is not None or _constrained(claim, evidence) else 0.0,
         )
 
     def current(claim: Claim) -> bool:
@@ -196,6 +201,12 @@ def summarize(
     # rest by relevance.
     out = [*first, *chosen]
     return out if opening is None else [opening, *(c for c in out if c is not opening)]
+
+
+def _constrained(claim: Claim, evidence: Mapping[str, Evidence]) -> bool:
+    """Whether every piece of evidence a claim cites was found by a constraint's search only."""
+    known = [evidence[i] for i in claim.evidence_ids if i in evidence]
+    return bool(known) and all(e.origin == "constraint" for e in known)
 
 
 def groups(items: Sequence[Evidence], *, section: str | None = None) -> list[Group]:
