@@ -2026,6 +2026,36 @@ def test_a_long_requests_direct_answer_answers_each_ask_first() -> None:
     assert [c.evidence_ids[0] for c in with_routed][:2] == ["E8", "E4"]
 
 
+def test_the_best_answer_on_the_searchs_first_page_stands_in_the_summary() -> None:
+    """GNU m4: for "How do I get m4 to emit #line markers ...?" the judge put a walkthrough of how m4 parses
+    a line (the search's twelfth hit) first, and "-s, --synclines — ... directives of the form '#line
+    linenum "file"'" (its second) ninth: the summary held three walkthroughs."""
+    from sleuth.agent.report import Claim  # noqa: PLC0415
+    from sleuth.agent.research.synthesis import summarize  # noqa: PLC0415
+
+    quotes = {
+        "E1": (11, 0.4, "The macro expands to the empty string, but changes the quoting characters."),
+        "E2": (None, -0.4, "Thus, if a.m4 contains 'len(', m4 a.m4 b.m4 outputs '3' with traditional m4."),
+        "E3": (
+            14,
+            -0.6,
+            "The final line is then parsed, beginning with two spaces that are output literally.",
+        ),
+        "E4": (1, -1.1, "-s, --synclines: directives of the form '#line linenum \"file\"' are inserted."),
+        "E5": (3, -6.0, "The format of the m4 command is: m4 [option...] [file...]"),
+    }
+    evidence = {
+        i: Evidence(id=i, chunk_id=i, document_id=i, quote=q, origin="query", relevance=r, search_rank=rank)
+        for i, (rank, r, q) in quotes.items()
+    }
+    findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[i]) for i, e in evidence.items()]}
+    spec = TemplateLibrary().load("brief").section("answer")
+    judged = summarize(spec, findings, [], evidence, floor=-4.0)
+    assert [c.evidence_ids[0] for c in judged] == ["E1", "E2", "E3"]
+    paged = summarize(spec, findings, [], evidence, floor=-4.0, first_page=5)
+    assert [c.evidence_ids[0] for c in paged] == ["E1", "E2", "E4"]  # (E5 is below the floor)
+
+
 def test_a_constraints_quote_is_no_direct_answer() -> None:
     """A long request's constraint ("I only want what GNU m4 itself offers, with each point tied to the
     manual") is searched, and what it finds answers the constraint: the manual's licence had stood among a

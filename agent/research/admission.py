@@ -88,6 +88,7 @@ def new_evidence(
         relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,
         code_at=trailing_code(reader, window),
+        search_rank=passage.rank if question.origin == "query" and not passage.neighbour else None,
     )
 
 

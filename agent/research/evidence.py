@@ -81,6 +81,9 @@ class Evidence(EvidenceRecord):
     #: The best quote of one of the top documents of the request's own search: a report never knows less
     #: than a search, so this evidence is always cited.
     backbone: bool = False
+    #: Where the search of the request as written ranks the quote's chunk (0: its first hit), when that search
+    #: found it; None otherwise. The summary answers from the search's first page as well as from the judge.
+    search_rank: int | None = None
     #: Cited because the search as written found the request's topic, although the judge found no quote of it
     #: on topic (the best of the search's first document): it shows what the corpus has, not an answer, so a
     #: section resting on such evidence alone is ``thin_evidence``.
@@ -151,6 +154,9 @@ class Ledger:
                     "relevance": max(known.relevance, evidence.relevance),
                     "backbone": known.backbone or evidence.backbone,
                     "found_only": known.found_only and evidence.found_only,
+                    "search_rank": min(
+                        (r for r in (known.search_rank, evidence.search_rank) if r is not None), default=None
+                    ),
                 }
             )
             return False

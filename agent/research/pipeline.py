@@ -28,7 +28,7 @@ from sleuth.agent.events import (
     SynthesisDone,
 )
 from sleuth.agent.report import Claim
-from sleuth.agent.research.admission import Admission
+from sleuth.agent.research.admission import BACKBONE_HITS, Admission
 from sleuth.agent.research.asked_entry import asked_entry
 from sleuth.agent.research.assembly import Written, assemble, section_note
 from sleuth.agent.research.citation import Citation
@@ -250,6 +250,7 @@ class ResearchRun:
                     history_last=not asks_about_changes(self.query),
                     answers=answers,
                     entry=None if self.request.long else asked_entry(self.query),
+                    first_page=None if self.request.long else BACKBONE_HITS,
                 )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)

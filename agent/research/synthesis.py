@@ -109,6 +109,7 @@ def summarize(
     history_last: bool = False,
     answers: Mapping[str, Mapping[str, float]] | None = None,
     entry: str | None = None,
+    first_page: int | None = None,
 ) -> list[Claim]:
     """A summary section's claims: the evidence routed to it (the direct answers no findings section took),
     then the findings claims that answer the request most directly, ``max_claims`` in all, raised to hold
@@ -128,7 +129,11 @@ def summarize(
 
     ``entry``: the name the question asks about as an entry of a manual ("the Timeout directive":
     ``asked_entry``); the best claim that stands in that entry, reaches ``floor`` and is no change log's
-    (with ``history_last``) opens the summary."""
+    (with ``history_last``) opens the summary.
+
+    ``first_page``: how many of the first hits of the search as written a user reads (a short question's;
+    None for a long request, whose asks are answered one by one): the best claim among theirs that reaches
+    ``floor`` stands in the summary, in the place of its least relevant claim of the rest."""
     homeless = groups(own, section=section.id)
     must = sum(1 for g in homeless if g.backbone)
     first = [
@@ -196,11 +201,31 @@ def summarize(
                 continue
             if len(chosen) < room or owned:
                 chosen.append(best)
-    chosen += [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
+    fill = [c for c in pool if c not in chosen][: max(0, room - len(chosen))]
+    if first_page is not None:
+        # The best answer on the search's first page stands in the summary: the judge ranks a manual's answer
+        # below a walkthrough that repeats the question's words (GNU m4's "-s, --synclines — Source file name
+        # and line number information is conveyed by directives of the form '#line linenum "file"'", the
+        # search's second hit, ninth by the judge), and a report never knows less than a search.
+        page = [
+            c
+            for c in [*first, *pool]
+            if _on_first_page(c, evidence, first_page) and current(c) and relevance(c) >= floor
+        ]
+        best = max(page, key=relevance, default=None)
+        if best is not None and not any(c in page for c in [*first, *chosen, *fill]):
+            fill = [*fill[:-1], best] if len(fill) > 0 else [best]
+    chosen += fill
     # The summary reads best first: the asked entry's claim, the per-ask answers in the order asked, then the
     # rest by relevance.
     out = [*first, *chosen]
     return out if opening is None else [opening, *(c for c in out if c is not opening)]
+
+
+def _on_first_page(claim: Claim, evidence: Mapping[str, Evidence], hits: int) -> bool:
+    """Whether a claim cites a quote of one of the first ``hits`` hits of the search as written."""
+    ranks = (evidence[i].search_rank for i in claim.evidence_ids if i in evidence)
+    return any(rank is not None and rank < hits for rank in ranks)
 
 
 def _constrained(claim: Claim, evidence: Mapping[str, Evidence]) -> bool:
