@@ -37,8 +37,9 @@ and index pages: 2,444 chunks) and cmake-doc 3.25.1-1 (CMake's Sphinx manual: al
 flattened with ``__`` for ``/``, ``command/install.html`` as ``command__install.html``; release/, genindex,
 search and index.html left out; ingest skips the 7 contents pages: 8,933 chunks) and bison-doc 3.8.2 (Debian
 non-free: the GNU Bison manual's node pages, usr/share/doc/bison-doc/html, 251 of them flat, the index of
-terms left out; ingest skips 32 redirects and the contents page); ingest each with ``sleuth ingest DIR
---index IDX``.
+terms left out; ingest skips 32 redirects and the contents page) and m4-doc 1.4.19-3 (the GNU m4 manual's
+node pages, usr/share/doc/m4, 105 files flat; ingest skips the two index pages: 662 chunks); ingest each
+with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
