@@ -292,7 +292,7 @@ _TOC_ENTRY = re.compile(
     r"(?:(?:\.\s?){3,}|…|\s{2,}|\t)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$"  # leaders, then a page number
     # or nothing but a link to an anchor in the document, or to a page of the same site (a Texinfo manual's
     # top page lists its chapters: "[13 Macros for running shell commands](Shell-commands.html)")
-    r"|^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]+\]\((?![a-z][a-z0-9+.-]*:)[^)\s]*\)\s*)+$",
+    r"|^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[^\]]+\]\((?:#[^)\s]*|(?![a-z][a-z0-9+.-]*:|/)[^)\s#]*\.html?(?:#[^)\s]*)?)\)\s*)+$",
     re.I,
 )
 

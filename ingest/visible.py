@@ -51,11 +51,13 @@ _COMMENT = re.compile(r"(?:\[[^\[\]\n]{1,40}\][ \t]*)?<!--\s*image\s*-->|<!--.*?
 _ENTITY_PATTERN = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 #: Inline markup, tried in this order at each position.
 _INLINE = re.compile(
-    # A code span: one or two ticks, text that neither opens nor closes on a space and holds no run of as
-    # many ticks, the same ticks. Docling writes code without spaces inside its ticks and leaves a page's
-    # own backticks bare: m4's quotes "'define(`a', `a')a'" are text, "`a', `" is no code span.
+    # A code span of one tick: text that neither opens nor closes on a space and holds no single tick.
+    # Docling writes such code without spaces inside its ticks and leaves a page's own backticks bare: m4's
+    # quotes "'define(`a', `a')a'" are text, "`a', `" is no code span. Code that holds a tick Docling writes
+    # between longer runs, padded with a space where it opens or closes on one ("`` `foo' ``"): a run of two
+    # ticks or more closes at the next run as long (CommonMark's rule).
     r"(?P<code>(?<!`)`(?!`)(?!\s)(?P<code_text>(?:[^`]|``+)+?)(?<![\s`])`(?!`)"
-    r"|(?<!`)``(?!`)(?!\s)(?P<code_text2>(?:[^`]|`(?!`)|```+)+?)(?<![\s`])``(?!`))"
+    r"|(?<!`)(?P<long_ticks>``+)(?!`)(?P<code_text2>.+?)(?<!`)(?P=long_ticks)(?!`))"
     r"|(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))"
     r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
@@ -218,7 +220,10 @@ def _render(out: _Builder, line: str, base: int, spans: list[tuple[int, int]]) -
         elif kind == "code":
             at = len(out.chars)
             inner = "code_text" if m.group("code_text") is not None else "code_text2"
-            _code(out, m.group(inner), base + m.start(inner))
+            code, start = m.group(inner), m.start(inner)
+            if inner == "code_text2" and len(code) > 2 and code[0] == " " and code[-1] == " ":
+                code, start = code[1:-1], start + 1  # the padding around a tick at either end
+            _code(out, code, base + start)
             spans.append((at, len(out.chars)))
         elif kind == "image":
             if not _A_PATH.fullmatch(m.group("alt").strip()):

@@ -90,6 +90,11 @@ def test_a_manuals_top_page_lists_its_chapters_as_a_table_of_contents(counter: T
     chunks = chunk_markdown(markdown, counter, max_tokens=64)
     contents = [c for c in chunks if "Determining the platform" in c.content]
     assert contents and all(c.chunk_type == "toc" for c in contents)
+    # A list of links to articles of a wiki (no pages of a manual) is content: senators, not chapters.
+    senators = chunk_markdown(
+        "# Senators\n\n" + "".join(f"- [Senator {n}](/wiki/Senator_{n})\n" for n in range(4)), counter
+    )
+    assert all(c.chunk_type != "toc" for c in senators)
     # A list whose items say something besides a link is content.
     assert any(c.chunk_type != "toc" for c in chunks if "Writes its output" in c.content)
 

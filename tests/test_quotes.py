@@ -114,6 +114,9 @@ def test_visible_text_reads_as_the_document_reads() -> None:
     # span: code opens and closes on no space), where its code spans are read as ever.
     m4 = visible_text("cases: 'define(`a', `a')a' is the simplest example; run `m4 -P` or ``a`'b``.").text
     assert m4 == "cases: 'define(`a', `a')a' is the simplest example; run m4 -P or a`'b."
+    # Code that holds ticks Docling writes between longer runs, padded where a tick opens or closes it.
+    padded = visible_text("the string `` `foo' `` is quoted, and ``define(`a', `b')`` defines a.").text
+    assert padded == "the string `foo' is quoted, and define(`a', `b') defines a."
 
 
 def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
@@ -134,6 +137,11 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         )
     )
     assert not any(q.endswith("e.g.,") for q in eg)
+    # A paragraph the converter split after a comma keeps its sentence (no example follows it).
+    split = quoted(
+        readable("The checkpointer writes pages at intervals set by checkpoint_timeout,\n\nwhich may grow.\n")
+    )
+    assert "The checkpointer writes pages at intervals set by checkpoint_timeout," in split
     assert any(q.endswith("e.g.,\nComposite: example (string, [count = 1])") for q in eg)
     assert is_pointer("Isolation levels are described in Table 13.1.")
     assert is_pointer(
@@ -273,6 +281,7 @@ def test_short_requests_are_one_ask_and_long_ones_are_split() -> None:
     assert both.asks[1] == "How do I create a full-text search table with FTS5?"
     assert both.asks[2].startswith("How do I query it? (")
     assert len(understand("How do I install and configure it?").asks) == 1
+    assert len(understand("How do I configure a reverse proxy for Django and should it cache?").asks) == 1
     # An abbreviation ends no sentence: a FanOutQA question was read as a three-sentence request.
     senators = understand(
         "Name the U.S. Senators who represent the states in the Pacific region, as defined by the U.S. "
@@ -2075,6 +2084,11 @@ def test_a_constraints_quote_is_no_direct_answer() -> None:
     findings = {"key_findings": [Claim(text=e.quote, evidence_ids=[i]) for i, e in evidence.items()]}
     spec = TemplateLibrary().load("brief").section("answer").model_copy(update={"max_claims": 2})
     assert [c.evidence_ids[0] for c in summarize(spec, findings, [], evidence)] == ["E1", "E3"]
+    # An answer a constraint's search finds again, scoring higher there, stays the ask's.
+    ledger = Ledger(10)
+    ledger.add(evidence["E1"])
+    ledger.add(evidence["E1"].model_copy(update={"origin": "constraint", "score": 3.0, "relevance": 3.0}))
+    assert next(iter(ledger)).origin == "ask"
 
 
 def test_a_short_questions_parts_are_each_answered_by_the_judges_best() -> None:
@@ -2298,6 +2312,14 @@ def test_doing_so_leans_on_the_sentence_before_it() -> None:
         shown = readable(f"{before} {after}")
         texts = [shown.text[w.start : w.end] for w in windows(shown)]
         assert after not in texts and f"{before} {after}" in texts
+    # ... but "as well as" is "and", "too large" says nothing of the sentence before, "it is possible" no one.
+    for alone in (
+        "The parser reads JSON as well as YAML files.",
+        "Files that are too large are rejected.",
+        "Note that it is possible to run several instances.",
+    ):
+        shown = readable(f"The project shipped after two long betas in the spring. {alone}")
+        assert alone in [shown.text[w.start : w.end] for w in windows(shown)]
     # A long sentence that says "also" names what it adds to.
     long = readable(
         "Frozen files are sharable across architectures. The -F option also accepts a file name that is "

@@ -625,7 +625,11 @@ class Admission:
             # is left for what it says besides (SQLite's FTS5 overview spent both on its opening paragraph,
             # read twice, and never quoted "To use FTS5, the user creates an FTS5 virtual table ... CREATE
             # VIRTUAL TABLE email USING fts5(...)").
-            if not is_backbone and any(_one_thought(wider.quote, q) for q in quoted.get(where, ())):
+            # (... unless it shows code the kept quote lacks: an example is no worse window of its sentence)
+            code = wider.quote[wider.code_at :] if wider.code_at is not None else ""
+            if not is_backbone and any(
+                _one_thought(wider.quote, q) and code in q for q in quoted.get(where, ())
+            ):
                 continue
             if not is_backbone and (
                 per_passage.get(where, 0) >= 2

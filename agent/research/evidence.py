@@ -140,8 +140,10 @@ class Ledger:
             merged = sorted(set(known.sections) | set(evidence.sections))
             # The score kept is the better one's, with the origin it speaks for; a lead's never over what
             # another question found (a lead's score says nothing of the request: ``synthesis._weight``).
-            found_by_lead = evidence.origin in LEAD_ORIGINS
-            if found_by_lead != (known.origin in LEAD_ORIGINS):
+            # (nor a constraint's: it speaks for the constraint, and the summary reads it so)
+            weak = LEAD_ORIGINS | {"constraint"}
+            found_by_lead = evidence.origin in weak
+            if found_by_lead != (known.origin in weak):
                 better = known if found_by_lead else evidence
             else:
                 better = evidence if evidence.score > known.score else known

@@ -93,7 +93,7 @@ _BACK_REFERENCE = re.compile(
         r"unlike|like|as)\s+(?:this|these|those|such)\s+[a-z]"
         # ... or points at what it follows: "Notice that this example is careful to use defn", "As the last
         # two lines show, ..."
-        r"|^(?:note|notice|observe)\s+(?:that\s+|how\s+)?(?:this|these|those|it|the\s+(?:above|previous|last))\b"
+        r"|^(?:note|notice|observe)\s+(?:that\s+|how\s+)?(?:this|these|those|the\s+(?:above|previous|last))\b"
         r"|^as\s+the\s+(?:last|previous|above|preceding)\b"
         # ... or does so after an opening phrase: "In most contexts, this means that ..."
         r"|^(?:in|on|at|for|with|by|under|when|if)\s+(?:[a-z]+\s+){0,3}[a-z]+,\s+(?:it|this|these|they|that)\s"
@@ -145,8 +145,11 @@ def _leans_back(sentence: str, before: str, *, first_step: bool = True) -> bool:
     return noun not in STOPWORDS | _NOT_ANAPHORIC and noun in {w.casefold() for w in words(before)}
 
 
-#: A short sentence that says "also" or "too" says it of something the sentence before names.
-_ALSO = re.compile(r"\b(?:also|too|as\s+well)\b", re.I)
+#: A sentence that ends announcing its example as a colon does: "..., e.g.,", "..., for example,".
+_INTRO_COMMA = re.compile(r"(?:\be\.g\.|\bi\.e\.|\bfor\s+(?:example|instance)|\bsuch\s+as),\s*$", re.I)
+#: A short sentence that says "also" or "too" says it of something the sentence before names (not "too
+#: large", not "as well as").
+_ALSO = re.compile(r"\balso\b|\btoo\s*[.,;!?]|\bas\s+well\b(?!\s+as\b)", re.I)
 #: ... when it has at most this many words (a long one names what it adds to).
 ALSO_WORDS = 12
 #: A sentence that is all one aside in brackets.
@@ -400,7 +403,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             if cut[i]:
                 continue  # a fragment the chunk boundary cut off
             if (
-                sentence.rstrip().endswith((":", ","))
+                (sentence.rstrip().endswith(":") or _INTRO_COMMA.search(sentence) is not None)
                 or (i == len(spans) - 1 and _runs_into_code(sentence, blocks, k))
                 or (_announces(sentence, spans, text) and _fits_with_follow(s, blocks, k))
             ):

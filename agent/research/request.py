@@ -203,7 +203,8 @@ _COORDINATED = re.compile(
 #: "How do I <do something to X> and <do> it?": the second verb's object is the first's.
 _JOINED_VERBS = re.compile(
     r"^(?P<head>how (?:do|can|should|would|could) (?:i|you|we|one) )(?P<first>\S+ .{8,}?),? and (?:then )?"
-    r"(?P<second>[a-z]+ (?:it|them)(?: [\w-]+){0,3})\?$",
+    r"(?P<second>(?!(?:is|are|was|were|be|do|does|did|can|could|should|would|will|shall|may|might|must|"
+    r"has|have|had|needs?|wants?)\b)[a-z]+ (?:it|them)(?: [\w-]+){0,3})\?$",
     re.I,
 )
 

@@ -213,8 +213,9 @@ def summarize(
             if _on_first_page(c, evidence, first_page) and current(c) and relevance(c) >= floor
         ]
         best = max(page, key=relevance, default=None)
-        if best is not None and not any(c in page for c in [*first, *chosen, *fill]):
-            fill = [*fill[:-1], best] if len(fill) > 0 else [best]
+        # (in the place of one: never beyond the summary's room)
+        if best is not None and fill and not any(c in page for c in [*first, *chosen, *fill]):
+            fill = [*fill[:-1], best]
     chosen += fill
     # The summary reads best first: the asked entry's claim, the per-ask answers in the order asked, then the
     # rest by relevance.
