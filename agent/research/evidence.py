@@ -54,6 +54,9 @@ class Passage(Provenance):
 #: Origins of the questions discovery makes of a name the evidence mentions ("Capital of France population
 #: cities"): a way to find, not a question anyone asked.
 LEAD_ORIGINS = frozenset({"lead", "llm-lead"})
+#: Origins whose score says nothing of the request: a lead's (``synthesis._weight``) and a constraint's (it
+#: answers the constraint: ``synthesis.summarize``). Found again by another question, a quote keeps that one.
+ASIDE_ORIGINS = LEAD_ORIGINS | {"constraint"}
 
 
 class Evidence(EvidenceRecord):
@@ -138,13 +141,11 @@ class Ledger:
         known = self._items.get(evidence.id)
         if known is not None:
             merged = sorted(set(known.sections) | set(evidence.sections))
-            # The score kept is the better one's, with the origin it speaks for; a lead's never over what
-            # another question found (a lead's score says nothing of the request: ``synthesis._weight``).
-            # (nor a constraint's: it speaks for the constraint, and the summary reads it so)
-            weak = LEAD_ORIGINS | {"constraint"}
-            found_by_lead = evidence.origin in weak
-            if found_by_lead != (known.origin in weak):
-                better = known if found_by_lead else evidence
+            # The score kept is the better one's, with the origin it speaks for; a lead's or a constraint's
+            # never over what another question found (their scores say nothing of the request).
+            aside = evidence.origin in ASIDE_ORIGINS
+            if aside != (known.origin in ASIDE_ORIGINS):
+                better = known if aside else evidence
             else:
                 better = evidence if evidence.score > known.score else known
             self._items[evidence.id] = known.model_copy(
