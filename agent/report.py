@@ -7,6 +7,7 @@ and has no claims; ``supported`` means at least ``min_evidence`` distinct pieces
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
@@ -177,9 +178,38 @@ def title(query: str) -> str:
     said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
     first = " ".join((asks or said or [one])[0].split())
     first = role_removed(first)  # "As a mail security engineer, please explain ..." is titled by its ask
+    first = lead_in_removed(first)
     if len(first) > TITLE_CHARS:
         first = first[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
     return first
+
+
+#: What opens an ask without being part of it: a label ending in a colon ("Concretely:", "What I need:",
+#: "Specifically I need to know:"), an ordinal ("First,", "Secondly,"), a list number ("(1)", "a)").
+_LEAD_IN = re.compile(
+    r"^(?:(?:[A-Z][a-z']*(?: (?:[a-z']+|I)){1,4}"
+    r"|(?i:concretely|specifically|questions?|background|request|task|goal|context|summary)):\s+"
+    r"|(?i:first|second|third|firstly|secondly|thirdly|finally|lastly|then|next|concretely|specifically),\s+"
+    r"|(?i:and|also|so),?\s+"
+    r"|\(?(?:\d{1,2}|[a-hA-H])\)\s+)+"
+)
+
+
+_SECOND_ITEM = re.compile(r"[,;]?\s+(?:and\s+)?\(?(?:2|b)\)\s")
+
+
+def lead_in_removed(ask: str) -> str:
+    """The ask without what only leads into it: "First, which configuration options ..." and "Concretely:
+    (1) what declaration makes Bison ..." are titled "Which configuration options ..." and "What declaration
+    makes Bison ...", cut before the list's second item. Unchanged when what is left would be no sentence."""
+    rest = _LEAD_IN.sub("", ask, count=1)
+    if rest == ask or len(rest.split()) < 4:
+        return ask
+    rest = rest[:1].upper() + rest[1:]
+    second = _SECOND_ITEM.search(rest)
+    if second and len(rest[: second.start()].split()) >= 4:
+        return rest[: second.start()].rstrip(" ,;:") + " …"  # the numbered list's first item
+    return rest
 
 
 def is_title(query: str) -> bool:

@@ -64,3 +64,24 @@ def test_a_lead_in_to_a_list_of_questions_is_no_title() -> None:
         "- How do I go back to the including file at end of file?\n\nThanks!"
     )
     assert title(request) == "How do I make the scanner read included files?"
+
+
+def test_what_only_leads_into_an_ask_is_no_part_of_its_title() -> None:
+    # Real openings of long requests (judged sets of m4, Bison, CMake and Celery): an ordinal, a label
+    # ending in a colon, a list number.
+    request = (
+        "We generate our build files with m4 and every run re-reads the same frozen set of macros.\n\n"
+        "First, what are the exact command-line options to write such a snapshot once and to load it later?"
+    )
+    asked = "What are the exact command-line options to write such a snapshot once and to load it later?"
+    assert title(request) == asked
+    numbered = (
+        "Our event loop hands us tokens one at a time.\n\nConcretely: (1) what declaration makes Bison "
+        "generate a push parser, and (2) which function do we call for each token?"
+    )
+    assert title(numbered) == "What declaration makes Bison generate a push parser …"  # the first item
+    # A name before a colon is the subject, not a lead-in; a label that leaves no sentence stays.
+    named = "We have run Exim for years.\n\nExim: how do I configure the retry rules for one dead domain?"
+    assert title(named) == "Exim: how do I configure the retry rules for one dead domain?"
+    short = "We run a small team.\n\nQuestions: which one wins?"
+    assert title(short) == "Questions: which one wins?"
