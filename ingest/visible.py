@@ -31,6 +31,12 @@ _BULLET = re.compile(r"^(\s*)([-*+])\s+")
 _SHOWN_MARKER = re.compile(r"[-•–—*]\s+")
 _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
+#: A paragraph of one line in strong emphasis and nothing else: the page's own title over what follows.
+_STRONG_LINE = re.compile(r"^(\*\*|__)(?!\s)(?:(?!\1).)+(?<!\s)\1$")
+#: ... a title only when it reads as a sentence (at least this many words, ending with a stop): a term in
+#: bold ("**SQLITE_DEFAULT_PAGE_SIZE=<bytes>**", "**PRAGMA database_list;**") is the line its description
+#: follows, and stays a paragraph.
+TITLE_SENTENCE_WORDS = 6
 #: An image's alt text that is a file's path or name, not words ("figs/example-reduce", "logo.png").
 _A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
 #: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->").
@@ -348,6 +354,14 @@ def _cells(out: _Builder, line: str, base: int) -> None:
         offset += len(cell) + 1
 
 
+def _a_title(line: str, after: str) -> bool:
+    """Whether ``line``, opening a paragraph, is all of it, in strong emphasis, and reads as a sentence."""
+    if not _STRONG_LINE.match(line) or not (after == "" or after.lstrip(" \t").startswith(("\n", "\r"))):
+        return False
+    inner = line[2:-2].rstrip()
+    return len(inner.split()) >= TITLE_SENTENCE_WORDS and inner.endswith((".", "?", "!"))
+
+
 def visible_text(markdown: str) -> Visible:
     """The rendered text of ``markdown`` with a source offset per character and its blocks."""
     out = _Builder()
@@ -431,6 +445,13 @@ def visible_text(markdown: str) -> Visible:
         lead = len(line) - len(stripped)
         if block_kind in ("paragraph", "item"):
             out.add(" ", start)  # a soft line break renders as a space
+        elif _a_title(stripped.rstrip(), masked[offset:]):
+            # A FAQ's question in bold ("**(12) I deleted a lot of data but the database file did not get any
+            # smaller. Is this a bug?**") is the title of the answer under it, not a statement: a heading.
+            open_block("heading", start)
+            _inline(out, stripped.rstrip(), start + lead)
+            close()
+            continue
         else:
             open_block("paragraph", start)
         _inline(out, stripped.rstrip(), start + lead)

@@ -2997,3 +2997,33 @@ def test_what_a_review_of_the_new_reaching_back_found() -> None:
         assert defined_name(label) is None
     steps = readable("1. Configure it.\n2. Build it.\n3. Install it.")
     assert list_end(list(steps.visible.blocks), 0) == len(steps.text)
+
+
+# SQLite's FAQ (public domain, faq.html as sleuth stores it): each question is a paragraph in bold.
+_FAQ_CHUNK = (
+    "If you want to make more complex changes in the structure or constraints of a table or its columns, you "
+    "will have to recreate it.\n\n"
+    "**(12) I deleted a lot of data but the database file did not get any smaller. Is this a bug?**\n\n"
+    "No. When you delete information from an SQLite database, the unused disk space is added to an internal "
+    '"free-list" and is reused the next time you insert data. The disk space is not lost. But neither is it '
+    "returned to the operating system."
+)
+
+
+def test_a_question_in_bold_is_the_title_of_its_answer_and_never_a_quote() -> None:
+    passage = readable(_FAQ_CHUNK)
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    # "(12) I deleted a lot of data but the database file did not get any smaller." had been a key finding
+    # of "How do I shrink the database file after deleting lots of data ...?": the asker's words, not a fact.
+    assert not any("(12)" in q or "did not get any smaller" in q for q in quoted)
+    assert any(q.startswith("No. When you delete information from an SQLite database") for q in quoted)
+    # A term in bold over its description stays the line the description is quoted with.
+    term = readable(
+        "**SQLITE\\_DEFAULT\\_PAGE\\_SIZE=&lt;bytes&gt;**\n\nThis macro is used to set the default page-size "
+        "used when a database is created. The value assigned must be a power of 2."
+    )
+    blocks = [term.text[b.start : b.end] for b in term.visible.blocks if b.kind == "paragraph"]
+    assert blocks[0] == "SQLITE_DEFAULT_PAGE_SIZE=<bytes>"
+    # A sentence that only opens in bold is a paragraph like any other.
+    opened = readable("**Note:** the default page size is 4096 bytes since version 3.12.0 of SQLite.")
+    assert [b.kind for b in opened.visible.blocks] == ["paragraph"]
