@@ -3027,3 +3027,22 @@ def test_a_question_in_bold_is_the_title_of_its_answer_and_never_a_quote() -> No
     # A sentence that only opens in bold is a paragraph like any other.
     opened = readable("**Note:** the default page size is 4096 bytes since version 3.12.0 of SQLite.")
     assert [b.kind for b in opened.visible.blocks] == ["paragraph"]
+
+
+def test_a_pages_footer_that_dates_it_is_never_quoted_not_even_with_the_sentence_it_points_back_to() -> None:
+    # SQLite's shortnames page (public domain) ends so; "This page ..." points back, and had taken the last
+    # sentence along: "... is equivalent to deleting a hot journal. This page last modified on 2011-08-15
+    # 23:00:56 UTC" stood among a report's details.
+    passage = readable(
+        "Using a database file with 8+3 filenames in some cases while in other cases using long filenames is "
+        "equivalent to [deleting a hot journal](howtocorrupt.html#delhotjrnl) .\n\n"
+        "*This page last modified on* [*2011-08-15 23:00:56*](https://sqlite.org/docsrc/honeypot) *UTC*"
+    )
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert quoted == [
+        "Using a database file with 8+3 filenames in some cases while in other cases using long filenames is "
+        "equivalent to deleting a hot journal."
+    ]
+    # ... while a sentence about modification times is one like any other (GNU make's manual).
+    make = readable("Last modified times are compared by make to decide whether a target is out of date.")
+    assert len(windows(make)) == 1

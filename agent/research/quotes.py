@@ -897,7 +897,10 @@ def _bounded(text: str, window: Window) -> Window:
 
 _ATTRIBUTION = re.compile(
     r"^(?:source|sources|credit|credits|retrieved from|adapted from|photo|image)\s*:|\bCC[- ]BY\b|"
-    r"\ball rights reserved\b|^(?:copyright|©)",
+    r"\ball rights reserved\b|^(?:copyright|©)"
+    # ... or a page's footer that dates it ("This page last modified on 2011-08-15 23:00:56 UTC", SQLite's)
+    r"|^this\s+(?:page|document|file)\s+(?:was\s+)?last\s+(?:modified|updated|changed|edited)\b"
+    r"|^last\s+(?:modified|updated|changed|edited)\s*(?::|on\b)",
     re.I,
 )
 
@@ -993,8 +996,8 @@ def _worth_quoting(text: str, kind: str) -> bool:
         return False  # one name and nothing said of it ("-qqf[f][G<name>[/<time>]]]")
     if kind == "intro" and text.rstrip().endswith(":"):
         return False  # what it brings along ends on what it does not hold (a list cut off by the quote)
-    if _ATTRIBUTION.search(text.strip()):
-        return False
+    if any(_ATTRIBUTION.search(part.strip()) for part in text.split("\n\n")):
+        return False  # (a footer pointing back, "This page last modified ...", takes its sentence along)
     if kind == "row" and labels_only(text):
         return False
     if kind in ("sentence", "item") and _UNSAID.search(text):
