@@ -39,9 +39,13 @@ _STRONG_LINE = re.compile(r"^(\*\*|__)(?!\s)(?:(?!\1).)+(?<!\s)\1$")
 TITLE_SENTENCE_WORDS = 6
 #: An image's alt text that is a file's path or name, not words ("figs/example-reduce", "logo.png").
 _A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
-#: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->").
+#: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->"), and
+#: a caption of a word or two there, an icon's alt text (Apache's "top" arrow after every section: "...
+#: could be one of: • aes128 • aes256 top").
 _PATH_CAPTION = re.compile(
-    rf"(?:\A|(?<=\n\n))[ \t]*(?:{_A_PATH.pattern})[ \t]*\n(?:[ \t]*\n)*(?=[ \t]*<!--\s*image\s*-->)", re.I
+    rf"(?:\A|(?<=\n\n))[ \t]*(?:{_A_PATH.pattern}|[^\s<>|]+(?:[ \t][^\s<>|]+)?)[ \t]*\n(?:[ \t]*\n)*"
+    r"(?=[ \t]*<!--\s*image\s*-->)",
+    re.I,
 )
 
 
@@ -65,7 +69,7 @@ _INLINE = re.compile(
     r"(?P<code>(?<!`)`(?!`)(?!\s)(?P<code_text>(?:[^`]|``+)+?)(?<![\s`])`(?!`)"
     r"|(?<!`)(?P<long_ticks>``+)(?!`)(?P<code_text2>.+?)(?<!`)(?P=long_ticks)(?!`))"
     r"|(?P<image>!\[(?P<alt>[^\]]*)\]\([^)]*\))"
-    r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[[^\[\]]*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
+    r"|(?P<link>\[(?P<link_text>(?:[^\[\]]|\[(?:[^\[\]]|\[[^\[\]]*\])*\])+)\](?:\([^)]*\)|\[[^\]]*\]))"
     r"|(?P<auto><(?P<auto_url>(?:https?|mailto|ftp):[^>\s]+)>)"
     r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)"
     rf"|(?P<entity>{_ENTITY_PATTERN})"

@@ -2959,6 +2959,23 @@ def test_an_images_file_name_is_no_visible_text() -> None:
     # ... nor the caption Docling writes over the image's placeholder, the way GNU Bison's pages convert
     caption = "It could be:\n\nfigs/example-reduce\n\n<!-- image -->\n\nWhen conflicts are present."
     assert visible_text(caption).text == "It could be:\n\nWhen conflicts are present."
+    # ... nor an icon's caption of a word or two (Apache's manual ends every section with its "top" arrow:
+    # "... could be one of: • aes128 • aes256 top" had been quoted)
+    icon = "could be one of:\n\n- aes128\n- aes256\n\ntop\n\n<!-- image -->\n\n## Next"
+    assert visible_text(icon).text == "could be one of:\n\n• aes128\n• aes256\n\nNext"
+    # ... while a caption of words over an image is the page's text
+    figure = "Figure 1: Logical Layout Of Table FruitsForSale\n\n<!-- image -->"
+    assert visible_text(figure).text == "Figure 1: Logical Layout Of Table FruitsForSale"
+
+
+def test_a_links_text_may_nest_brackets_twice() -> None:
+    """Apache's quick reference writes a directive's arguments as its link's text: "[*name [param[=value]]*](
+    mod_session_crypto.html#sessioncryptodriver)" had been quoted with its target."""
+    row = (
+        "| [SessionCryptoDriver](mod_session_crypto.html#sessioncryptodriver) "
+        "[*name [param[=value]]*](mod_session_crypto.html#sessioncryptodriver) | s |"
+    )
+    assert visible_text(row).text == "SessionCryptoDriver name [param[=value]] | s"
 
 
 def test_what_a_review_of_the_new_reaching_back_found() -> None:
