@@ -60,7 +60,8 @@ class SectionSpec(BaseModel):
     default: bool = Field(
         False,
         description="The findings section that takes on-topic evidence no other section's purpose claims "
-        "(at most one per template; without one, such evidence stays with the summary).",
+        '(at most one per template; without one, a findings section asked only the request, "{query}", '
+        "with no keywords takes it, else it stays with the summary).",
     )
     overflow: str | None = Field(
         None,

@@ -2422,6 +2422,15 @@ def test_a_due_diligence_keeps_what_no_aspect_takes_under_other_findings(encoder
     assert [e.id for e in routed["other_findings"]] == ["E1"]
     assert not routed["overview"] and not routed["architecture"]
 
+    # A template of the user's own whose leftover section is asked only the request but not marked default
+    # takes that fact all the same (it could take nothing before: no aspect of its own to serve).
+    data = tdd.model_dump()
+    for section in data["sections"]:
+        section["default"] = False
+    mine = type(tdd).model_validate(data)
+    routed = route(mine, [fact], request, judge.judge, route_floor=-1.0, route_lift=2.0)
+    assert [e.id for e in routed["other_findings"]] == ["E1"]
+
 
 def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> None:
     # Exim's brief on SMTP timeouts: the cross-encoder reads "smtp_max_unknown_commands" as an answer to

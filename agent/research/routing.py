@@ -44,6 +44,17 @@ def purposes(section: SectionSpec, request: Request) -> list[str]:
     return [f"{section.title}: {section.description}"]
 
 
+def _asks_only_the_request(section: SectionSpec) -> bool:
+    """A findings section asked nothing but the request ("{query}") and given no keywords serves no aspect:
+    in a template without a default section, it takes what no other section does (as a due diligence's
+    other findings; else it could never take anything)."""
+    return (
+        bool(section.questions)
+        and all(q.strip() == "{query}" for q in section.questions)
+        and not (section.keywords)
+    )
+
+
 def route(
     template: Template,
     evidence: Sequence[Evidence],
@@ -57,7 +68,9 @@ def route(
     routed: dict[str, list[Evidence]] = {s.id: [] for s in template.sections}
     findings = [s for s in template.sections if s.kind != "summary"]
     summary = next((s.id for s in template.sections if s.kind == "summary"), None)
-    default = next((s.id for s in findings if s.default), None)
+    default = next((s.id for s in findings if s.default), None) or next(
+        (s.id for s in findings if _asks_only_the_request(s)), None
+    )
     fallback = default or summary
     summaries = _summaries(template)
     # Near-duplicates (one fact in two documents) travel together: one claim, one section.
