@@ -198,11 +198,31 @@ _LEAD_IN = re.compile(
 _SECOND_ITEM = re.compile(r"[,;]?\s+(?:and\s+)?\(?(?:2|b)\)\s")
 
 
+#: A request for what follows it ("Could you write a guide for the team as a senior Django developer:",
+#: "Please prepare a technical recommendation as an independent consultant:") ...
+_REQUEST_OPENING = re.compile(
+    r"^(?:please|kindly|could|can|would|will|i(?:'d| would) like|i need|we need|tell|explain|write|prepare|"
+    r"summari[sz]e|give|describe|list|help)\b",
+    re.I,
+)
+#: ... that asks nothing itself (not "Could you explain how Django processes file uploads: when ...").
+_WH_WORD = re.compile(r"\b(?:what|which|how|why|when|where|who|whom|whose|whether)\b", re.I)
+
+
+def _asks_for_what_follows(opening: str) -> bool:
+    return bool(_REQUEST_OPENING.match(opening.strip())) and not _WH_WORD.search(opening)
+
+
 def lead_in_removed(ask: str) -> str:
     """The ask without what only leads into it: "First, which configuration options ..." and "Concretely:
     (1) what declaration makes Bison ..." are titled "Which configuration options ..." and "What declaration
-    makes Bison ...", cut before the list's second item. Unchanged when what is left would be no sentence."""
+    makes Bison ...", cut before the list's second item; a request for what follows its colon ("Could you
+    write a guide for the team as a senior developer: how to resolve ...") by what follows. Unchanged when
+    what is left would be no sentence."""
     rest = _LEAD_IN.sub("", ask, count=1)
+    before, colon, after = rest.partition(": ")
+    if colon and len(after.split()) >= 4 and _asks_for_what_follows(before):
+        rest = _LEAD_IN.sub("", after, count=1)  # "Could you write a guide for the team: how to resolve ..."
     if rest == ask or len(rest.split()) < 4:
         return ask
     rest = rest[:1].upper() + rest[1:]

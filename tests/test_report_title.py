@@ -85,3 +85,12 @@ def test_what_only_leads_into_an_ask_is_no_part_of_its_title() -> None:
     assert title(named) == "Exim: how do I configure the retry rules for one dead domain?"
     short = "We run a small team.\n\nQuestions: which one wins?"
     assert title(short) == "Questions: which one wins?"
+    # A request for what follows its colon is titled by what follows (Django's long requests); one that asks
+    # something itself before the colon keeps it.
+    guide = (
+        "Team lead here. We are 7 developers on one Django project.\n\nCould you write a guide for the team "
+        "as a senior Django developer: how to resolve migration conflicts after merges?"
+    )
+    assert title(guide) == "How to resolve migration conflicts after merges?"
+    asks = "We handle uploads.\n\nCould you explain how Django processes file uploads: when is one kept?"
+    assert title(asks) == "Could you explain how Django processes file uploads: when is one kept?"
