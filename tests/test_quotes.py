@@ -3072,3 +3072,22 @@ def test_a_pages_footer_that_dates_it_is_never_quoted_not_even_with_the_sentence
     # ... while a sentence about modification times is one like any other (GNU make's manual).
     make = readable("Last modified times are compared by make to decide whether a target is out of date.")
     assert len(windows(make)) == 1
+
+
+def test_a_quote_never_opens_on_a_sentence_that_leans_on_one_it_has_no_room_for() -> None:
+    # GNU m4's manual (GFDL), Maketemp: the window of the paragraph's last sentence had reached back as far as
+    # it fitted and opened "In part, this means that using the same template twice ...", whose "this" is the
+    # sentence before, left out. The paragraph's first sentences are quoted by their own windows.
+    passage = readable(
+        "The traditional behavior, standardized by POSIX, is that `maketemp` merely replaces the trailing"
+        " 'X' with the process id, without creating a file or quoting the expansion, and without ensuring"
+        " that the resulting string is a unique file name. In part, this means that using the same "
+        "`template` twice in the same input file will result in the same expansion. This behavior is a "
+        "security hole, as it is very easy for another process to guess the name that will be generated, "
+        "and thus interfere with a subsequent use of `syscmd` trying to manipulate that file name. Hence,"
+        " POSIX has recommended that all new implementations of `m4` provide the secure `mkstemp` "
+        "builtin, and that users of `m4` check for its existence."
+    )
+    quoted = [passage.text[w.start : w.end] for w in windows(passage)]
+    assert quoted and all(q.startswith("The traditional behavior") for q in quoted)
+    assert any("This behavior is a security hole" in q for q in quoted)

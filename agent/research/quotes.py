@@ -452,6 +452,17 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     else:
                         j += 1
                         break
+            if (
+                j > 0
+                and not cut[j - 1]
+                and stop - spans[j - 1][0] > MAX_QUOTE_CHARS
+                and _leans_back(text[slice(*spans[j])], text[slice(*spans[j - 1])], first_step=j == i)
+            ):
+                # What the quote would open on leans on a sentence there is no room for: it says nothing alone
+                # (GNU m4's "In part, this means that using the same template twice ... Hence, POSIX has
+                # recommended ...", whose "this" is the sentence before it). The sentences it leans on are
+                # quoted by the windows of the sentences before.
+                continue
             first = spans[j][0]
             if len(words(text[first:stop])) < 8 and i + 1 < len(spans) and not cut[i + 1]:
                 stop = _short_stop(text, spans, i, first=first, blocks=blocks, k=k)
