@@ -187,17 +187,19 @@ def title(query: str) -> str:
 #: What opens an ask without being part of it: a label ending in a colon ("Concretely:", "What I need:",
 #: "Specifically I need to know:"), an ordinal ("First,", "Secondly,"), a list number ("(1)", "a)").
 _LEAD_IN = re.compile(
-    r"^(?:(?:[A-Z][a-z']*(?: (?:[a-z']+|I)){1,4}"
-    r"|(?i:concretely|specifically|questions?|background|request|task|goal|context|summary)):\s+"
+    # a label that says the ask follows ("What I need:", "Specifically I need to know:", "Concretely:"), not
+    # a subject ("Apache httpd: how do I ...", "Celery beat: why ...")
+    r"^(?:(?:(?i:what|here|my|our|in|specifically|concretely)(?: (?:[a-z']+|I)){0,4}"
+    r"|[A-Z][a-z']*(?: (?:[a-z']+|I)){0,3} (?i:need|needs|want|wants|know|question|questions|ask|asks|is|are)"
+    r"(?: (?:[a-z']+|I)){0,3}"
+    r"|(?i:questions?|background|request|task|goal|context|summary)):\s+"
     r"|(?i:first|second|third|firstly|secondly|thirdly|finally|lastly|then|next|concretely|specifically),\s+"
     r"|(?i:and|also|so),?\s+"
     r"|\(?(?:\d{1,2}|[a-hA-H])\)\s+)+"
 )
-
-
-_SECOND_ITEM = re.compile(r"[,;]?\s+(?:and\s+)?\(?(?:2|b)\)\s")
-
-
+#: The first item's number in a numbered list, and the second's after it.
+_FIRST_ITEM = re.compile(r"\(?(1|a)\)\s+$")
+_SECOND_MARK = {"1": "2", "a": "b"}
 #: A request for what follows it ("Could you write a guide for the team as a senior Django developer:",
 #: "Please prepare a technical recommendation as an independent consultant:") ...
 _REQUEST_OPENING = re.compile(
@@ -205,12 +207,24 @@ _REQUEST_OPENING = re.compile(
     r"summari[sz]e|give|describe|list|help)\b",
     re.I,
 )
-#: ... that asks nothing itself (not "Could you explain how Django processes file uploads: when ...").
+#: ... that asks nothing itself (not "Could you explain how Django processes file uploads: when ..."), when
+#: what follows is an ask ("how to resolve migration conflicts ...", not "we run 10k tasks per second").
 _WH_WORD = re.compile(r"\b(?:what|which|how|why|when|where|who|whom|whose|whether)\b", re.I)
+_ASKS = re.compile(r"^(?:\(?(?:\d{1,2}|[a-h])\)\s+)?(?:what|which|how|why|when|where|who|whether)\b", re.I)
+#: Words a title opens with in capitals (not "npm install fails ...").
+_SENTENCE_OPENER = re.compile(
+    r"^(?:what|which|how|why|when|where|who|whom|whose|whether|is|are|was|were|do|does|did|can|could|should|"
+    r"would|will|has|have|had|may|might|must|shall|in|on|for|with|the|a|an|if|get|explain|describe|list|"
+    r"give|tell|show|installing|creating|using|setting)\b"
+)
 
 
-def _asks_for_what_follows(opening: str) -> bool:
-    return bool(_REQUEST_OPENING.match(opening.strip())) and not _WH_WORD.search(opening)
+def _asks_for_what_follows(opening: str, rest: str) -> bool:
+    return (
+        bool(_REQUEST_OPENING.match(opening.strip()))
+        and not _WH_WORD.search(opening)
+        and (bool(_ASKS.match(rest.strip())) or rest.rstrip().endswith("?"))
+    )
 
 
 def lead_in_removed(ask: str) -> str:
@@ -221,14 +235,18 @@ def lead_in_removed(ask: str) -> str:
     what is left would be no sentence."""
     rest = _LEAD_IN.sub("", ask, count=1)
     before, colon, after = rest.partition(": ")
-    if colon and len(after.split()) >= 4 and _asks_for_what_follows(before):
+    if colon and len(after.split()) >= 4 and _asks_for_what_follows(before, after):
         rest = _LEAD_IN.sub("", after, count=1)  # "Could you write a guide for the team: how to resolve ..."
     if rest == ask or len(rest.split()) < 4:
         return ask
-    rest = rest[:1].upper() + rest[1:]
-    second = _SECOND_ITEM.search(rest)
-    if second and len(rest[: second.start()].split()) >= 4:
-        return rest[: second.start()].rstrip(" ,;:") + " …"  # the numbered list's first item
+    led = ask[: len(ask) - len(rest)] if ask.endswith(rest) else ""
+    if _SENTENCE_OPENER.match(rest):
+        rest = rest[:1].upper() + rest[1:]
+    first = _FIRST_ITEM.search(led)
+    if first is not None:  # a numbered list's first item: the title stops before the second
+        second = re.search(rf"[,;]?\s+(?:and\s+)?\(?{_SECOND_MARK[first.group(1)]}\)\s", rest)
+        if second and len(rest[: second.start()].split()) >= 4:
+            return rest[: second.start()].rstrip(" ,;:") + " …"
     return rest
 
 

@@ -33,17 +33,18 @@ _ORDERED = re.compile(r"^(\s*)(\d{1,9}[.)])\s+")
 _QUOTE = re.compile(r"^\s{0,3}(>\s?)+")
 #: A paragraph of one line in strong emphasis and nothing else: the page's own title over what follows.
 _STRONG_LINE = re.compile(r"^(\*\*|__)(?!\s)(?:(?!\1).)+(?<!\s)\1$")
-#: ... a title only when it reads as a sentence (at least this many words, ending with a stop): a term in
-#: bold ("**SQLITE_DEFAULT_PAGE_SIZE=<bytes>**", "**PRAGMA database_list;**") is the line its description
-#: follows, and stays a paragraph.
-TITLE_SENTENCE_WORDS = 6
+#: A FAQ's number before its question: "(12) ", "Q: ", "Q12. ".
+_FAQ_NUMBER = re.compile(r"^(?:\(\d{1,3}\)|Q\d{0,3}[.:)])\s+\S")
 #: An image's alt text that is a file's path or name, not words ("figs/example-reduce", "logo.png").
 _A_PATH = re.compile(r"[\w.-]*/[\w./-]*|[\w-]+\.(?:png|jpe?g|gif|svg|webp|bmp|eps|pdf|tiff?)", re.I)
 #: ... also as the caption Docling writes over the placeholder ("figs/example-reduce\n\n<!-- image -->"), and
 #: a caption of a word or two there, an icon's alt text (Apache's "top" arrow after every section: "...
 #: could be one of: • aes128 • aes256 top").
 _PATH_CAPTION = re.compile(
-    rf"(?:\A|(?<=\n\n))[ \t]*(?:{_A_PATH.pattern}|[^\s<>|]+(?:[ \t][^\s<>|]+)?)[ \t]*\n(?:[ \t]*\n)*"
+    rf"(?:\A|(?<=\n\n))(?:[ \t]*(?:{_A_PATH.pattern})"
+    # (a word or two, not a block: no heading, list or quote marker, no code indent, no stop at its end)
+    r"|[ \t]{0,3}(?![#>*+-]|\d+[.)]|```|~~~)[^\s<>|]*[^\s<>|.!?:;,](?:[ \t][^\s<>|]*[^\s<>|.!?:;,])?)"
+    r"[ \t]*\n(?:[ \t]*\n)*"
     r"(?=[ \t]*<!--\s*image\s*-->)",
     re.I,
 )
@@ -358,12 +359,19 @@ def _cells(out: _Builder, line: str, base: int) -> None:
         offset += len(cell) + 1
 
 
+def _words_in(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]{2,}", text)
+
+
 def _a_title(line: str, after: str) -> bool:
-    """Whether ``line``, opening a paragraph, is all of it, in strong emphasis, and reads as a sentence."""
+    """Whether ``line``, opening a paragraph, is all of it, in strong emphasis, and a FAQ's question: it asks
+    ("**(6) Is SQLite threadsafe?**") or opens with its number ("**(12) I deleted a lot of data but ...**").
+    A statement in bold ("**You must never enable debug in production.**") is the page's text, stressed."""
     if not _STRONG_LINE.match(line) or not (after == "" or after.lstrip(" \t").startswith(("\n", "\r"))):
         return False
-    inner = line[2:-2].rstrip()
-    return len(inner.split()) >= TITLE_SENTENCE_WORDS and inner.endswith((".", "?", "!"))
+    inner = line[2:-2].strip()
+    # (a question has words: "**$?**" is GNU make's variable, a term)
+    return (inner.endswith("?") and len(_words_in(inner)) >= 3) or _FAQ_NUMBER.match(inner) is not None
 
 
 def visible_text(markdown: str) -> Visible:

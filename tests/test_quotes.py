@@ -2973,6 +2973,9 @@ def test_an_images_file_name_is_no_visible_text() -> None:
     icon = "could be one of:\n\n- aes128\n- aes256\n\ntop\n\n<!-- image -->\n\n## Next"
     assert visible_text(icon).text == "could be one of:\n\n• aes128\n• aes256\n\nNext"
     # ... while a caption of words over an image is the page's text
+    # ... nor a block of a word or two that stands over an image: a heading, an item, code, a sentence
+    for block in ("## Architecture", "- Install", "    make all", "Yes, definitely."):
+        assert visible_text(f"Intro:\n\n{block}\n\n<!-- image -->").text.endswith(block.strip(" #-"))
     figure = "Figure 1: Logical Layout Of Table FruitsForSale\n\n<!-- image -->"
     assert visible_text(figure).text == "Figure 1: Logical Layout Of Table FruitsForSale"
 
@@ -3053,6 +3056,9 @@ def test_a_question_in_bold_is_the_title_of_its_answer_and_never_a_quote() -> No
     # A sentence that only opens in bold is a paragraph like any other.
     opened = readable("**Note:** the default page size is 4096 bytes since version 3.12.0 of SQLite.")
     assert [b.kind for b in opened.visible.blocks] == ["paragraph"]
+    # ... and so is a statement all in bold (Django's deployment checklist), and a term that ends in "?"
+    stressed = readable("**You must never enable debug in production.**\n\n**$?**\n\nThe newer ones.")
+    assert [b.kind for b in stressed.visible.blocks] == ["paragraph", "paragraph", "paragraph"]
 
 
 def test_a_pages_footer_that_dates_it_is_never_quoted_not_even_with_the_sentence_it_points_back_to() -> None:

@@ -94,3 +94,18 @@ def test_what_only_leads_into_an_ask_is_no_part_of_its_title() -> None:
     assert title(guide) == "How to resolve migration conflicts after merges?"
     asks = "We handle uploads.\n\nCould you explain how Django processes file uploads: when is one kept?"
     assert title(asks) == "Could you explain how Django processes file uploads: when is one kept?"
+
+
+def test_a_subject_before_a_colon_an_inline_choice_and_a_command_stay_as_written() -> None:
+    """(Review.) What a label only leads into is dropped, never the subject, the ask or a command's case."""
+    context = "We run a small team.\n\n"
+    for ask in (
+        "Apache httpd: how do I make mod_ssl require client certificates for one directory?",
+        "Celery beat: why does it schedule every periodic task twice after a restart?",
+        "Explain the difference between Redis and RabbitMQ as Celery brokers: we run 10k tasks per second.",
+    ):
+        assert title(context + ask) == ask
+    choice = "First, should I choose (a) Redis or (b) RabbitMQ as the Celery broker here?"
+    assert title(context + choice) == "Should I choose (a) Redis or (b) RabbitMQ as the Celery broker here?"
+    npm = "First, npm install fails on the runner: why?"
+    assert title(context + npm) == "npm install fails on the runner: why?"
