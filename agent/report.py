@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from sleuth.agent.research.code_lines import fenced, split_code
-from sleuth.agent.research.request import classify, leans_back, role_removed, sentences
+from sleuth.agent.research.request import QUESTION_START, classify, leans_back, role_removed, sentences
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
@@ -210,12 +210,10 @@ _REQUEST_OPENING = re.compile(
 #: ... that asks nothing itself (not "Could you explain how Django processes file uploads: when ..."), when
 #: what follows is an ask ("how to resolve migration conflicts ...", not "we run 10k tasks per second").
 _WH_WORD = re.compile(r"\b(?:what|which|how|why|when|where|who|whom|whose|whether)\b", re.I)
-_ASKS = re.compile(r"^(?:\(?(?:\d{1,2}|[a-h])\)\s+)?(?:what|which|how|why|when|where|who|whether)\b", re.I)
-#: Words a title opens with in capitals (not "npm install fails ...").
+#: Words besides a question's (``QUESTION_START``) a title opens with in capitals (not "npm install ...").
 _SENTENCE_OPENER = re.compile(
-    r"^(?:what|which|how|why|when|where|who|whom|whose|whether|is|are|was|were|do|does|did|can|could|should|"
-    r"would|will|has|have|had|may|might|must|shall|in|on|for|with|the|a|an|if|get|explain|describe|list|"
-    r"give|tell|show|installing|creating|using|setting)\b"
+    r"^(?:in|on|for|with|the|a|an|if|get|explain|describe|list|give|tell|show|installing|creating|using|"
+    r"setting)\b"
 )
 
 
@@ -223,7 +221,7 @@ def _asks_for_what_follows(opening: str, rest: str) -> bool:
     return (
         bool(_REQUEST_OPENING.match(opening.strip()))
         and not _WH_WORD.search(opening)
-        and (bool(_ASKS.match(rest.strip())) or rest.rstrip().endswith("?"))
+        and (classify(_LEAD_IN.sub("", rest.strip(), count=1)) == "ask" or rest.rstrip().endswith("?"))
     )
 
 
@@ -240,7 +238,7 @@ def lead_in_removed(ask: str) -> str:
     if rest == ask or len(rest.split()) < 4:
         return ask
     led = ask[: len(ask) - len(rest)] if ask.endswith(rest) else ""
-    if _SENTENCE_OPENER.match(rest):
+    if QUESTION_START.match(rest) or _SENTENCE_OPENER.match(rest):
         rest = rest[:1].upper() + rest[1:]
     first = _FIRST_ITEM.search(led)
     if first is not None:  # a numbered list's first item: the title stops before the second

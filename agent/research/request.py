@@ -31,7 +31,7 @@ from sleuth.agent.research.text import content_terms, named_things, words
 
 #: A request of at most this many words in at most two sentences is one ask, searched whole.
 SHORT_WORDS = 40
-_QUESTION_START = re.compile(
+QUESTION_START = re.compile(
     r"^(?:what|which|who|whom|whose|why|how|when|where|is|are|was|were|do|does|did|can|could|should|would|"
     r"will|has|have|had|may|might|must|shall|isn't|aren't|doesn't|don't|didn't|can't|won't)\b",
     re.I,
@@ -335,7 +335,7 @@ def _only_thanks(sentence: str) -> bool:
     rest = re.split(r"[,;:!—–]", sentence, maxsplit=1)[1:]
     return not any(
         not m.group(0).lower().startswith("help") for part in rest for m in _ASK.finditer(part)
-    ) and not any(_QUESTION_START.match(part.strip()) for part in rest)
+    ) and not any(QUESTION_START.match(part.strip()) for part in rest)
 
 
 def classify(sentence: str) -> str:
@@ -349,7 +349,7 @@ def classify(sentence: str) -> str:
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
     if _INSTRUCTION.match(stripped) and _role_ask(stripped) is None:
         return "instruction"
-    if stripped.endswith("?") or _QUESTION_START.match(stripped) or _ASK.search(stripped):
+    if stripped.endswith("?") or QUESTION_START.match(stripped) or _ASK.search(stripped):
         return "ask"
     if _CONSTRAINT.search(stripped):
         return "constraint"
@@ -375,7 +375,7 @@ def _role_ask(sentence: str) -> str | None:
     if role is None:
         return None
     rest = role.group("rest")
-    if not (rest.endswith("?") or _QUESTION_START.match(rest) or _ASK.search(rest)):
+    if not (rest.endswith("?") or QUESTION_START.match(rest) or _ASK.search(rest)):
         return None
     return rest[:1].upper() + rest[1:]
 
@@ -405,7 +405,7 @@ def subject_of(text: str, limit: int = 5, *, asked: str = "") -> str:
             or "’" in word
             or lowered in _GENERIC_VERBS
             or text[m.end() : m.end() + 1] == ":"
-            or _QUESTION_START.fullmatch(word)
+            or QUESTION_START.fullmatch(word)
         ):
             continue
         stems = content_terms(word)
