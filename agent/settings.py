@@ -122,7 +122,13 @@ class ResearchSettings(_Group):
     time_budget: float = Field(300.0, gt=0, description="Seconds a run may spend discovering evidence.")
     hits_per_question: int = Field(8, ge=1, le=100, description="Corpus hits read per question.")
     evidence_per_question: int = Field(
-        6, ge=1, le=50, description="Passages of one question that may give evidence."
+        6,
+        ge=1,
+        le=50,
+        description=(
+            "Passages of one question that may give evidence (besides the answers among the first "
+            "hits_per_question hits of the request's search where it found the topic)."
+        ),
     )
     backbone_hits: int = Field(
         20, ge=1, le=200, description="Hits read for the request's own searches (its asks, as written)."

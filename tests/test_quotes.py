@@ -1964,6 +1964,39 @@ def test_a_questions_search_on_topic_is_cited_however_high_its_best_quote_scores
     assert all(not e.backbone for e in off.admit(question, items, passages, on_topic=False))
 
 
+def test_an_answer_on_the_first_page_of_the_search_is_never_left_out_for_want_of_a_place() -> None:
+    # Apache, "By default, how many requests can a client send over one persistent connection?": the
+    # directive's record ("MaxKeepAliveRequests 100") is the search's eighth hit, judged 0.82; the question's
+    # places had gone to better-scored passages, most of them the backbone's. A reader of that search sees it
+    # on its first page, so the report cites it. Places still bound what the search found less surely: a hit
+    # whose cosine says the search found no topic there (the cheese market), a hit further down.
+    def hit(doc: str, rank: int, similarity: float) -> Passage:
+        return _hit(doc, rank).model_copy(update={"similarity": similarity})
+
+    passages = [
+        hit("core", 0, 0.77),
+        hit("quickref", 1, 0.72),
+        hit("dbd", 2, 0.72),
+        hit("record", 7, 0.72),
+        hit("cheese", 6, 0.58),
+        hit("tuning", 9, 0.71),
+    ]
+    items = [
+        _judged("core", 0, 5.0),
+        _judged("quickref", 1, 3.0),
+        _judged("dbd", 2, 2.0),
+        _judged("record", 7, 0.82),
+        _judged("cheese", 6, 0.5),
+        _judged("tuning", 9, 0.4),
+    ]
+    question = Question(id="q1", text="How many requests per connection?", sections=[], origin="query")
+    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
+    options = ResearchOptions(evidence_per_question=3, backbone_documents=3)
+    admission = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
+    assert kept == {"Ecore0": True, "Equickref1": True, "Edbd2": True, "Erecord7": False}
+
+
 def test_an_asks_quote_that_answers_better_than_a_first_hits_is_cited_too() -> None:
     # git's manual, asked "Which hook runs before anything is pushed, and aborts the push?": the ask's first
     # hit is cited by its best quote at -3.4 (a tutorial's "You can run the full test suite ..."); the

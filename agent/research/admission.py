@@ -13,7 +13,9 @@ scores each shortlisted window against the question, in its context. What is adm
   whatever that floor says (``ASK_HITS``). This is the *backbone*: a report never knows less than a search
   of its own request;
 - for every question: windows that answer it (``answer_floor``), at most two per passage and
-  ``evidence_per_question`` passages per question.
+  ``evidence_per_question`` passages per question, besides those of the first hits of the search as
+  written where that search found the topic (their cosine reaches ``topic_similarity``): what the first page
+  of that search shows and the judge says answers is never left out for want of a place.
 
 Scores are the cross-encoder's logits (MS MARCO MiniLM): about 0 where a passage starts to answer, strongly
 negative for a passage about something else. The floors were chosen on the tuning halves of three judged sets
@@ -610,6 +612,24 @@ class Admission:
         answers = opts.answer_floor
         if question.origin == "ask" and not found_only:
             answers = min([answers, *(item.score for item in items if item.id in backbone)])
+        # The first hits of the search as written where the search found the topic by its own measure (the
+        # hit's cosine reaches ``topic_similarity``): an answer there is what a reader of that search sees
+        # on its first page, and no place goes to it only if a better-scored passage has not taken it.
+        # Apache's "MaxKeepAliveRequests 100" (the search's eighth hit, judged 0.82) had been left out for
+        # the question's six places, four of them the backbone's. A cosine under that measure keeps the
+        # answer in the queue for places: the cheese market (0.58) in a brief on the battery market.
+        first = (
+            {
+                p.chunk_id or p.url or ""
+                for p in passages
+                if not p.neighbour
+                and p.rank < opts.hits_per_question
+                and p.similarity is not None
+                and p.similarity >= opts.topic_similarity
+            }
+            if question.origin == "query"
+            else set()
+        )
         per_passage: dict[str, int] = {}
         quoted: dict[str, list[str]] = {}
         new: list[Evidence] = []
@@ -633,7 +653,11 @@ class Admission:
                 continue
             if not is_backbone and (
                 per_passage.get(where, 0) >= 2
-                or (len(per_passage) >= opts.evidence_per_question and where not in per_passage)
+                or (
+                    len(per_passage) >= opts.evidence_per_question
+                    and where not in per_passage
+                    and where not in first
+                )
             ):
                 continue
             per_passage[where] = per_passage.get(where, 0) + 1
