@@ -614,10 +614,10 @@ class Admission:
             answers = min([answers, *(item.score for item in items if item.id in backbone)])
         # The first hits of the search as written where the search found the topic by its own measure (the
         # hit's cosine reaches ``topic_similarity``): an answer there is what a reader of that search sees
-        # on its first page, and no place goes to it only if a better-scored passage has not taken it.
+        # on its first page, and it is admitted however many places better-scored passages have taken.
         # Apache's "MaxKeepAliveRequests 100" (the search's eighth hit, judged 0.82) had been left out for
-        # the question's six places, four of them the backbone's. A cosine under that measure keeps the
-        # answer in the queue for places: the cheese market (0.58) in a brief on the battery market.
+        # the question's six places, four of them the backbone's. An answer in a hit under that measure waits
+        # for a place as before: the cheese market (cosine 0.58) in a brief on the battery market.
         first = (
             {
                 p.chunk_id or p.url or ""
