@@ -72,6 +72,11 @@ def _hit(doc: str, rank: int) -> Passage:
     return Passage(chunk_id=f"{doc}-{rank}", document_id=doc, title=doc, text="Some text.", rank=rank)
 
 
+def _near(doc: str, rank: int, similarity: float) -> Passage:
+    """A search hit of ``doc`` at ``rank`` whose dense cosine to the question is ``similarity``."""
+    return _hit(doc, rank).model_copy(update={"similarity": similarity})
+
+
 def _judged(doc: str, rank: int, score: float) -> Evidence:
     """The quote of ``doc``'s hit at ``rank``, as the judge scored it (its text does not matter)."""
     return Evidence(
@@ -1937,15 +1942,12 @@ def test_a_questions_search_on_topic_is_cited_however_high_its_best_quote_scores
     # search found no topic by its own measure (a cosine under ``topic_similarity``), the judge's word is
     # not enough: the cheese market in a brief on the battery market, or a top document the judge
     # finds off the topic (-7.8).
-    def hit(doc: str, rank: int, similarity: float) -> Passage:
-        return _hit(doc, rank).model_copy(update={"similarity": similarity})
-
     passages = [
-        hit("wonders", 0, 0.78),
-        hit("kennedy", 1, 0.67),
-        hit("petra", 6, 0.64),
-        hit("cheese", 7, 0.58),
-        hit("colosseum", 8, 0.59),
+        _near("wonders", 0, 0.78),
+        _near("kennedy", 1, 0.67),
+        _near("petra", 6, 0.64),
+        _near("cheese", 7, 0.58),
+        _near("colosseum", 8, 0.59),
     ]
     items = [
         _judged("wonders", 0, 6.1),
@@ -1970,16 +1972,13 @@ def test_an_answer_on_the_first_page_of_the_search_is_never_left_out_for_want_of
     # places had gone to better-scored passages, most of them the backbone's. A reader of that search sees it
     # on its first page, so the report cites it. Places still bound what the search found less surely: a hit
     # whose cosine says the search found no topic there (the cheese market), a hit further down.
-    def hit(doc: str, rank: int, similarity: float) -> Passage:
-        return _hit(doc, rank).model_copy(update={"similarity": similarity})
-
     passages = [
-        hit("core", 0, 0.77),
-        hit("quickref", 1, 0.72),
-        hit("dbd", 2, 0.72),
-        hit("record", 7, 0.72),
-        hit("cheese", 6, 0.58),
-        hit("tuning", 9, 0.71),
+        _near("core", 0, 0.77),
+        _near("quickref", 1, 0.72),
+        _near("dbd", 2, 0.72),
+        _near("record", 7, 0.72),
+        _near("cheese", 6, 0.58),
+        _near("tuning", 9, 0.71),
     ]
     items = [
         _judged("core", 0, 5.0),
