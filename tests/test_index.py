@@ -185,6 +185,27 @@ def test_a_query_is_encoded_alike_whatever_is_asked_with_it(encoders: Encoders) 
     assert (with_sparse.indices, with_sparse.values) == (alone_sparse.indices, alone_sparse.values)
 
 
+def test_a_pair_is_judged_alike_whatever_is_judged_with_it(encoders: Encoders) -> None:
+    """The cross-encoder's score of a (question, passage) pair is the pair's own: read in a batch with longer
+    passages (padding) and other texts, the quantized model scored a pair up to 0.98 apart from the pair
+    read alone, so whether a research run kept a quote hung on which quotes it judged beside it."""
+    question = "By default, how many requests can a client send over one persistent connection?"
+    passage = "MaxKeepAliveRequests 100"
+    others = [
+        "The KeepAlive directive enables long-lived HTTP sessions, which allow multiple requests to be sent "
+        "over the same TCP connection. In some cases this has been shown to result in an almost 50% speedup "
+        "in latency times for HTML documents with many images.",
+        "Timeout 60",
+        "The MaxRequestWorkers directive sets the limit on the number of simultaneous requests that will be "
+        "served; any connection attempts over the limit will normally be queued.",
+    ]
+    (alone,) = encoders.rerank(question, [passage])
+    for company in ([passage, *others], [*others, passage], [others[0], passage, others[2]]):
+        scores = encoders.rerank(question, company)
+        assert scores[company.index(passage)] == alone
+    assert encoders.rerank(question, others) == [encoders.rerank(question, [o])[0] for o in others]
+
+
 def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:
     store = _open("edge", tmp_path)
     try:
