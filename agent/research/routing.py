@@ -80,8 +80,11 @@ def route(
     scores: dict[str, list[float]] = {}
     for section in findings:
         best = [float("-inf")] * len(heads)
-        for question in purposes(section, request) if heads else []:
-            for k, score in enumerate(judge(question, contexts)):
+        # A section takes only what speaks as it asks (a cue section: its keywords): the rest is not judged
+        # for it (a brief's open questions: a third of routing's pairs, and most of them could never go).
+        eligible = [k for k, bundle in enumerate(bundles) if _speaks_for(section, bundle)]
+        for question in purposes(section, request) if eligible else []:
+            for k, score in zip(eligible, judge(question, [contexts[k] for k in eligible]), strict=True):
                 best[k] = max(best[k], score)
         scores[section.id] = best
     for k, bundle in enumerate(bundles):
