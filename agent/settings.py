@@ -67,7 +67,15 @@ class IndexSettings(_Group):
         "dbsf",
         description="How hybrid search fuses dense and sparse results (dbsf ranked best: BENCHMARKS.md).",
     )
-    embed_batch: int = Field(16, ge=1, le=1024, description="Texts per encoder call.")
+    embed_batch: int = Field(
+        16,
+        ge=1,
+        le=1024,
+        description=(
+            "Texts per embedding call (the cross-encoder reads one pair at a time: a pair's score is "
+            "its own)."
+        ),
+    )
     encoder_threads: int | None = Field(
         None, ge=1, le=256, description="onnxruntime threads (None: all cores)."
     )
