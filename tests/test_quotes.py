@@ -2478,9 +2478,20 @@ def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> No
 
     fact = quote("The default value for smtp_max_unknown_commands is 3.")
     hedge = quote("It is not yet known whether the SMTP timeout also applies to the TLS handshake.")
-    routed = route(brief, [fact, hedge], request, judge.judge, route_floor=-10.0, route_lift=20.0)
+    read: dict[str, int] = {}
+
+    def recorded(question: str, contexts: list[str]) -> list[float]:
+        read[question] = read.get(question, 0) + len(contexts)
+        return judge.judge(question, contexts)
+
+    routed = route(brief, [fact, hedge], request, recorded, route_floor=-10.0, route_lift=20.0)
     assert fact.id not in {e.id for e in routed["open_questions"]}
     assert hedge.id in {e.id for e in routed["open_questions"]}
+    # What could never go there is not judged for it: the cross-encoder read the open questions' question
+    # with the hedge alone, the other sections' with both.
+    (unknown,) = section_questions(brief.section("open_questions"), request)
+    assert read.pop(unknown) == 1
+    assert set(read.values()) == {2}
     assert brief.section("open_questions").says_cue("This remains unclear.")
     assert not brief.section("open_questions").says_cue("smtp_max_unknown_commands is 3")
     # A word for what is not known that names a kind of thing, or the reader's condition, says nothing is
