@@ -1972,22 +1972,17 @@ def test_an_answer_on_the_first_page_of_the_search_is_never_left_out_for_want_of
     # places had gone to better-scored passages, most of them the backbone's. A reader of that search sees it
     # on its first page, so the report cites it. Places still bound what the search found less surely: a hit
     # whose cosine says the search found no topic there (the cheese market), a hit further down.
-    passages = [
-        _near("core", 0, 0.77),
-        _near("quickref", 1, 0.72),
-        _near("dbd", 2, 0.72),
-        _near("record", 7, 0.72),
-        _near("cheese", 6, 0.58),
-        _near("tuning", 9, 0.71),
+    # (document, search rank, the hit's cosine, its best quote's judge score)
+    hits = [
+        ("core", 0, 0.77, 5.0),
+        ("quickref", 1, 0.72, 3.0),
+        ("dbd", 2, 0.72, 2.0),
+        ("record", 7, 0.72, 0.82),
+        ("cheese", 6, 0.58, 0.5),
+        ("tuning", 9, 0.71, 0.4),
     ]
-    items = [
-        _judged("core", 0, 5.0),
-        _judged("quickref", 1, 3.0),
-        _judged("dbd", 2, 2.0),
-        _judged("record", 7, 0.82),
-        _judged("cheese", 6, 0.5),
-        _judged("tuning", 9, 0.4),
-    ]
+    passages = [_near(doc, rank, cosine) for doc, rank, cosine, _ in hits]
+    items = [_judged(doc, rank, score) for doc, rank, _, score in hits]
     question = Question(id="q1", text="How many requests per connection?", sections=[], origin="query")
     unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     options = ResearchOptions(evidence_per_question=3, backbone_documents=3)
