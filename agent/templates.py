@@ -51,8 +51,9 @@ class SectionSpec(BaseModel):
         8,
         ge=1,
         le=30,
-        description="At most this many claims in the section (backbone evidence may add more, and a long "
-        "request's summary holds one answer per ask).",
+        description="At most this many claims in the section besides what is always cited beside them (the "
+        "backbone of the search as written and of each ask's first documents, pinned evidence); a long "
+        "request's summary holds one answer per ask.",
     )
     kind: Literal["findings", "summary"] = Field(
         "findings", description="summary: written last, from the other sections' findings."
@@ -66,8 +67,8 @@ class SectionSpec(BaseModel):
     overflow: str | None = Field(
         None,
         description="A findings section that takes this section's claims beyond max_claims, the ones that "
-        "answer least (a brief's key findings spill into its supporting details): backbone evidence is "
-        "always cited, and this keeps the section it lands in to its best claims.",
+        "answer least (a brief's key findings spill into its supporting details), within that section's "
+        "own bound.",
     )
     fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
     cue: bool = Field(

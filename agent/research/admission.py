@@ -663,7 +663,11 @@ class Admission:
             per_passage[where] = per_passage.get(where, 0) + 1
             quoted.setdefault(where, []).append(wider.quote)
             if is_backbone:
-                wider = wider.model_copy(update={"backbone": True, "found_only": found_only})
+                # Cited whatever a section's bound: the search as written's, and an ask's first documents'.
+                always = question.origin == "query" or rank[item.document_key] < ASK_HITS
+                wider = wider.model_copy(
+                    update={"backbone": True, "found_only": found_only, "always_cited": always}
+                )
             if self.state.ledger.add(wider):
                 new.append(wider)
         return new

@@ -87,6 +87,9 @@ class Evidence(EvidenceRecord):
     #: Where the search of the request as written ranks the quote's chunk (0: its first hit), when that search
     #: found it; None otherwise. The summary answers from the search's first page as well as from the judge.
     search_rank: int | None = None
+    #: Backbone that a section's bound never drops (``section_bounds``): the search as written's, and the
+    #: first documents of an ask's search; the rest of the asks' backbone competes for a section's places.
+    always_cited: bool = False
     #: Cited because the search as written found the request's topic, although the judge found no quote of it
     #: on topic (the best of the search's first document): it shows what the corpus has, not an answer, so a
     #: section resting on such evidence alone is ``thin_evidence``.
@@ -160,6 +163,7 @@ class Ledger:
                     "search_rank": min(
                         (r for r in (known.search_rank, evidence.search_rank) if r is not None), default=None
                     ),
+                    "always_cited": known.always_cited or evidence.always_cited,
                 }
             )
             return False

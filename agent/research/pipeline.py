@@ -44,6 +44,7 @@ from sleuth.agent.research.query import usable_query
 from sleuth.agent.research.quotes import QuoteJudge
 from sleuth.agent.research.request import Request, understand
 from sleuth.agent.research.routing import route
+from sleuth.agent.research.section_bounds import bound_sections
 from sleuth.agent.research.sources import EvidenceSource
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps, extractive_steps
@@ -215,15 +216,7 @@ class ResearchRun:
                 before = drafts.get(spec.id, [])
                 findings[spec.id] = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(findings[spec.id])
-        for spec in self.template.sections:
-            own = [c for c in findings.get(spec.id, []) if c.kind == "finding"]
-            if spec.overflow is not None and len(own) > spec.max_claims:
-                # Claims are best first: the section keeps its best (and its conflicts), the section named
-                # takes the rest, after its own.
-                spill = own[spec.max_claims :]
-                kept = {id(c) for c in own[: spec.max_claims]}
-                findings[spec.id] = [c for c in findings[spec.id] if c.kind != "finding" or id(c) in kept]
-                findings[spec.overflow] = [*findings.get(spec.overflow, []), *spill]
+        findings = bound_sections(self.template, findings, evidence)
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)
         written: list[Written] = []
