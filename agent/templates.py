@@ -51,8 +51,9 @@ class SectionSpec(BaseModel):
         8,
         ge=1,
         le=30,
-        description="At most this many claims in the section besides what is always cited beside them (the "
-        "backbone of the search as written and of each ask's first documents, pinned evidence); a long "
+        description="At most this many answers in the section, besides what is always cited beside them (the "
+        "backbone of the search as written and of each ask's first documents, pinned evidence) and those "
+        "a full section hands over; an ask's farther documents only fill places the answers leave. A long "
         "request's summary holds one answer per ask.",
     )
     kind: Literal["findings", "summary"] = Field(
@@ -67,8 +68,7 @@ class SectionSpec(BaseModel):
     overflow: str | None = Field(
         None,
         description="A findings section that takes this section's claims beyond max_claims, the ones that "
-        "answer least (a brief's key findings spill into its supporting details), within that section's "
-        "own bound.",
+        "answer least (a brief's key findings spill into its supporting details), where they are kept.",
     )
     fields: dict[str, Any] | None = Field(None, description="JSON schema (object) of typed facts to extract.")
     cue: bool = Field(
