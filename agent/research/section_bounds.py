@@ -29,12 +29,15 @@ over are kept there (the key findings' answers outranked by backbone quotes had 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.templates import Template
 
 __all__ = ["bound_sections"]
+
+Role = Literal["always", "backbone", "answer"]
 
 
 def bound_sections(
@@ -60,7 +63,9 @@ def bound_sections(
         if spec.kind == "summary" or spec.id not in bounded:
             continue
         claims = bounded[spec.id]
-        roles = [_role(c, evidence) if c.kind == "finding" else "conflict" for c in claims]
+        roles: list[Role | Literal["conflict"]] = [
+            _role(c, evidence) if c.kind == "finding" else "conflict" for c in claims
+        ]
         # The section's answers (those handed over by a full section besides its own), then an ask's farther
         # documents where they leave room; what is always cited stands beside them all.
         answers = min(roles.count("answer"), spec.max_claims + handed.get(spec.id, 0))
@@ -79,10 +84,13 @@ def bound_sections(
     return bounded
 
 
-def _role(claim: Claim, evidence: Mapping[str, Evidence]) -> str:
+def _role(claim: Claim, evidence: Mapping[str, Evidence]) -> Role:
     """always: the claim rests on evidence a report always cites; backbone: on an ask's farther documents'
-    backbone only; answer: on evidence admitted because it answers (what the section chose by its bound)."""
+    backbone only; answer: on evidence admitted because it answers (what the section chose by its bound).
+
+    Backbone that the search as written found (``search_rank``) counts as always cited too: a run resumed
+    from a ledger written before ``always_cited`` existed keeps its search's top documents."""
     known = [evidence[i] for i in claim.evidence_ids if i in evidence]
-    if any(e.pinned or e.always_cited for e in known):
+    if any(e.pinned or e.always_cited or (e.backbone and e.search_rank is not None) for e in known):
         return "always"
     return "backbone" if any(e.backbone for e in known) else "answer"
