@@ -77,7 +77,11 @@ class IndexSettings(_Group):
         ),
     )
     encoder_threads: int | None = Field(
-        None, ge=1, le=256, description="onnxruntime threads (None: all cores)."
+        None,
+        ge=1,
+        le=256,
+        description="onnxruntime threads of the embedding models, and how many cross-encoder sessions (one "
+        "thread each) read pairs side by side (None: all cores).",
     )
     qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
     qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")

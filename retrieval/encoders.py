@@ -12,8 +12,11 @@ padded to the longest text measured 27 dense / 12 sparse texts/s here against 53
 from __future__ import annotations
 
 import logging
+import os
+import queue
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -152,7 +155,11 @@ class Encoders:
         self.batch_size = batch_size
         self.models_dir = models_dir.expanduser()
         self.threads = threads
-        self._reranker: TextCrossEncoder | None = None
+        #: Idle cross-encoder sessions (one per core, loaded on first use) and the threads that run them.
+        self._rerankers: queue.SimpleQueue[TextCrossEncoder] | None = None
+        self._reranker_count = 0
+        self._reranker_lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
         # SPLADE's graph still holds (batch x sequence x 30,522) logits before pooling: 16 chunks of 256
         # tokens are 0.5 GB per intermediate. Small batches with the memory arena off keep the peak low.
         self.sparse_batch_size = sparse_batch_size
@@ -204,29 +211,65 @@ class Encoders:
     def rerank(self, query: str, texts: Sequence[str]) -> list[float]:
         """Relevance of each text to ``query`` by a cross-encoder (MS MARCO MiniLM-L-12: reads query and
         passage together, so it judges relevance better than comparing two vectors can). Logits; higher is
-        more relevant. The model is loaded on first use: ingest never needs it."""
+        more relevant. The model is loaded on first use: ingest never needs it.
+
+        One pair at a time: the offline model is quantized dynamically (each activation's int8 scale is
+        taken over the whole batch, padding included), so a pair read in a batch of 16 scored up to 0.98
+        apart from the same pair read alone (mean 0.14 over 682 pairs of a research run): a quote's score
+        depended on which others were judged with it. Alone it depends on the pair only, and it is no
+        slower: no padding (the same 682 pairs, best of three: 9.7 s alone, 12.0 s in batches of 16).
+
+        Pairs read alone are too small to keep several cores busy inside one model run, so the texts are
+        read side by side by one session per core (``threads``, else every core), each on one thread, and a
+        session is never shared: the same scores, bit for bit; 288 pairs in 3.0 s against 6.0 s for one
+        session on every core (two cores); a research run, whose questions were already judged two at a
+        time by one session on every core, spends about a tenth less (docs/BENCHMARKS.md)."""
         if not texts:
             return []
-        if self._reranker is None:
-            try:
-                if self.model_set == "offline":
-                    _register_local_reranker()
-                    folder = _require(self.models_dir / RERANKER_NAME)
-                    self._reranker = TextCrossEncoder(
-                        _LOCAL_RERANKER, specific_model_path=str(folder), threads=self.threads
-                    )
-                else:
-                    self._reranker = TextCrossEncoder(_FULL_RERANKER, threads=self.threads)
-            except ModelLoadError:
-                raise
-            except Exception as exc:
-                raise ModelLoadError(f"cannot load the reranker of the {self.model_set} set: {exc}") from exc
-        # One pair at a time: the offline model is quantized dynamically (each activation's int8 scale is
-        # taken over the whole batch, padding included), so a pair read in a batch of 16 scored up to 0.98
-        # apart from the same pair read alone (mean 0.14 over 682 pairs of a research run): a quote's score
-        # depended on which others were judged with it. Alone it depends on the pair only, and it is no
-        # slower: no padding (the same 682 pairs, best of three: 9.7 s alone, 12.0 s in batches of 16).
-        return [float(score) for score in self._reranker.rerank(query, list(texts), batch_size=RERANK_BATCH)]
+        readers = self._readers()
+        n = min(readers, len(texts))
+        if n == 1:
+            return self._read(query, list(texts))
+        assert self._pool is not None
+        parts = list(self._pool.map(lambda k: self._read(query, list(texts[k::n])), range(n)))
+        scores = [0.0] * len(texts)
+        for k, part in enumerate(parts):
+            scores[k::n] = part
+        return scores
+
+    def _readers(self) -> int:
+        """How many sessions read pairs side by side, loading them on first use."""
+        with self._reranker_lock:
+            if self._rerankers is None:
+                count = max(1, self.threads or os.cpu_count() or 1)
+                self._rerankers = queue.SimpleQueue()
+                for _ in range(count):
+                    self._rerankers.put(self._load_reranker())
+                self._reranker_count = count
+                if count > 1:
+                    self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="rerank")
+            return self._reranker_count
+
+    def _load_reranker(self) -> TextCrossEncoder:
+        try:
+            if self.model_set == "offline":
+                _register_local_reranker()
+                folder = _require(self.models_dir / RERANKER_NAME)
+                return TextCrossEncoder(_LOCAL_RERANKER, specific_model_path=str(folder), threads=1)
+            return TextCrossEncoder(_FULL_RERANKER, threads=1)
+        except ModelLoadError:
+            raise
+        except Exception as exc:
+            raise ModelLoadError(f"cannot load the reranker of the {self.model_set} set: {exc}") from exc
+
+    def _read(self, query: str, texts: list[str]) -> list[float]:
+        """Scores of ``texts`` by one idle session, held alone while it reads (a session is not shared)."""
+        assert self._rerankers is not None
+        session = self._rerankers.get()
+        try:
+            return [float(score) for score in session.rerank(query, texts, batch_size=RERANK_BATCH)]
+        finally:
+            self._rerankers.put(session)
 
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""

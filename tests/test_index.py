@@ -15,7 +15,7 @@ from qdrant_client import QdrantClient
 
 from sleuth.ingest.convert import CONVERTIBLE_SUFFIXES, ConvertOptions
 from sleuth.ingest.sources import iter_sources
-from sleuth.ingest.tokens import TokenCounter
+from sleuth.ingest.tokens import TokenCounter, default_models_dir
 from sleuth.retrieval.encoders import Encoders, ModelIdentity, ModelLoadError
 from sleuth.retrieval.index import Index, ModelMismatchError
 from sleuth.retrieval.ingestion import Ingestor, Shard
@@ -204,6 +204,22 @@ def test_a_pair_is_judged_alike_whatever_is_judged_with_it(encoders: Encoders) -
         scores = encoders.rerank(question, company)
         assert scores[company.index(passage)] == alone
     assert encoders.rerank(question, others) == [encoders.rerank(question, [o])[0] for o in others]
+
+
+def test_pairs_read_side_by_side_score_as_one_session_reads_them(encoders: Encoders) -> None:
+    """Two sessions on one thread each (the fixture's two cores) read a call's pairs side by side; the scores
+    are those one session gives, in the order asked, bit for bit."""
+    question = "How do I see the SQL queries Django is running?"
+    texts = [
+        "Make sure your Django DEBUG setting is set to True. Then do this: connection.queries",
+        "If you wish to examine the SQL being run in failing tests, turn on SQL logging with --debug-sql.",
+        "Timeout 60",
+        "QueryDict.popitem() removes an arbitrary member of the dictionary.",
+        "It's a list of dictionaries in order of query execution.",
+    ]
+    one = Encoders(default_models_dir(), "offline", threads=1)
+    assert one.rerank(question, texts) == encoders.rerank(question, texts)
+    assert encoders.rerank(question, texts[:1]) == one.rerank(question, texts[:1])
 
 
 def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:

@@ -13,8 +13,9 @@ So a section holds:
   ``max_claims`` of them), and those a full section handed over (below);
 - what is always cited (``Evidence.always_cited``, ``pinned``): the backbone of the search as written and of
   each ask's first documents, and a reviewer's pins. They stand beside the answers and take none of their
-  places, and they are few by construction: ``backbone_documents`` documents and ``BACKBONE_HITS`` first
-  hits for the whole report, ``ASK_HITS`` documents per ask. The one search a reader would have run is
+  places, and they are few by construction: quotes of the search as written's ``backbone_hits`` hits for
+  the whole report (its top ``backbone_documents`` documents and first ``BACKBONE_HITS`` hits), and of
+  ``ASK_HITS`` documents per ask. The one search a reader would have run is
   never out-known, nor the first documents of each ask's;
 - the backbone of an ask's farther documents, in the order written, only while answers and they stay
   within ``max_claims``: an ask's best answer is not lost with them, the summary answers each ask by its
