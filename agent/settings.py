@@ -81,7 +81,7 @@ class IndexSettings(_Group):
         ge=1,
         le=256,
         description="onnxruntime threads of the embedding models, and how many cross-encoder sessions (one "
-        "thread each) read pairs side by side (None: all cores).",
+        "thread each) read pairs side by side (None: all cores, at most 8 sessions).",
     )
     qdrant_url: str | None = Field(None, description="Qdrant server or cluster; unset: the embedded index.")
     qdrant_api_key: str | None = Field(None, description="API key of the Qdrant server, if it needs one.")

@@ -138,6 +138,9 @@ def _require(folder: Path) -> Path:
 
 #: Pairs the cross-encoder reads at once (see ``Encoders.rerank``).
 RERANK_BATCH = 1
+#: Cross-encoder sessions at most when ``threads`` is not set: each holds about 40 MB (measured here), and a
+#: large machine's every core would cost gigabytes for calls of a few hundred pairs.
+DEFAULT_RERANKERS = 8
 
 
 class Encoders:
@@ -220,10 +223,11 @@ class Encoders:
         slower: no padding (the same 682 pairs, best of three: 9.7 s alone, 12.0 s in batches of 16).
 
         Pairs read alone are too small to keep several cores busy inside one model run, so the texts are
-        read side by side by one session per core (``threads``, else every core), each on one thread, and a
-        session is never shared: the same scores, bit for bit; 288 pairs in 3.0 s against 6.0 s for one
-        session on every core (two cores); a research run, whose questions were already judged two at a
-        time by one session on every core, spends about a tenth less (docs/BENCHMARKS.md)."""
+        read side by side by one session per core (``threads``, else every core up to
+        ``DEFAULT_RERANKERS``), each on one thread, and a session is never shared: the same scores, bit for
+        bit; 288 pairs in 3.0 s against 6.0 s for one session on every core (two cores); a research run,
+        whose questions were already judged two at a time by one session on every core, spends about a
+        tenth less (docs/BENCHMARKS.md)."""
         if not texts:
             return []
         readers = self._readers()
@@ -241,7 +245,7 @@ class Encoders:
         """How many sessions read pairs side by side, loading them on first use."""
         with self._reranker_lock:
             if self._rerankers is None:
-                count = max(1, self.threads or os.cpu_count() or 1)
+                count = max(1, self.threads or min(os.cpu_count() or 1, DEFAULT_RERANKERS))
                 self._rerankers = queue.SimpleQueue()
                 for _ in range(count):
                     self._rerankers.put(self._load_reranker())
