@@ -223,7 +223,7 @@ class Encoders:
         slower: no padding (the same 682 pairs, best of three: 9.7 s alone, 12.0 s in batches of 16).
 
         Pairs read alone are too small to keep several cores busy inside one model run, so the texts are
-        read side by side by one session per core (``threads``, else every core up to
+        read side by side by one session per core (``threads``, else every core this process may use, up to
         ``DEFAULT_RERANKERS``), each on one thread, and a session is never shared: the same scores, bit for
         bit; 288 pairs in 3.0 s against 6.0 s for one session on every core (two cores); a research run,
         whose questions were already judged two at a time by one session on every core, spends about a
@@ -245,13 +245,17 @@ class Encoders:
         """How many sessions read pairs side by side, loading them on first use."""
         with self._reranker_lock:
             if self._rerankers is None:
-                count = max(1, self.threads or min(os.cpu_count() or 1, DEFAULT_RERANKERS))
-                self._rerankers = queue.SimpleQueue()
-                for _ in range(count):
-                    self._rerankers.put(self._load_reranker())
-                self._reranker_count = count
+                count = max(1, self.threads or min(len(os.sched_getaffinity(0)) or 1, DEFAULT_RERANKERS))
+                # Every session loads before any is used: a load that fails leaves nothing half made, and
+                # the next call tries again (and says why again).
+                sessions = [self._load_reranker() for _ in range(count)]
+                idle: queue.SimpleQueue[TextCrossEncoder] = queue.SimpleQueue()
+                for session in sessions:
+                    idle.put(session)
                 if count > 1:
                     self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="rerank")
+                self._reranker_count = count
+                self._rerankers = idle
             return self._reranker_count
 
     def _load_reranker(self) -> TextCrossEncoder:

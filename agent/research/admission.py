@@ -663,7 +663,8 @@ class Admission:
             per_passage[where] = per_passage.get(where, 0) + 1
             quoted.setdefault(where, []).append(wider.quote)
             if is_backbone:
-                # Cited whatever a section's bound: the search as written's, and an ask's first documents'.
+                # Cited whatever a section's bound: the search as written's, and that of the documents of an
+                # ask's or constraint's first hits.
                 always = question.origin == "query" or rank[item.document_key] < ASK_HITS
                 wider = wider.model_copy(
                     update={"backbone": True, "found_only": found_only, "always_cited": always}

@@ -87,8 +87,8 @@ class Evidence(EvidenceRecord):
     #: Where the search of the request as written ranks the quote's chunk (0: its first hit), when that search
     #: found it; None otherwise. The summary answers from the search's first page as well as from the judge.
     search_rank: int | None = None
-    #: Backbone that a section's bound never drops (``section_bounds``): the search as written's, and the
-    #: first documents of an ask's search; the rest of the asks' backbone competes for a section's places.
+    #: Backbone that a section's bound never drops (``section_bounds``): the search as written's, and that of
+    #: the documents of an ask's or constraint's first hits; the rest competes for a section's places.
     always_cited: bool = False
     #: Cited because the search as written found the request's topic, although the judge found no quote of it
     #: on topic (the best of the search's first document): it shows what the corpus has, not an answer, so a

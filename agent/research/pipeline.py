@@ -216,6 +216,9 @@ class ResearchRun:
                 before = drafts.get(spec.id, [])
                 findings[spec.id] = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(findings[spec.id])
+        # The summary answers from every claim written (an ask's best answer may be a claim a section's bound
+        # leaves out); the findings sections show what their bounds hold.
+        written_claims = findings
         findings = bound_sections(self.template, findings, evidence)
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)
@@ -235,7 +238,7 @@ class ResearchRun:
             if spec.kind == "summary":
                 before = summarize(
                     spec,
-                    findings,
+                    written_claims,
                     routed.get(spec.id, []),
                     evidence,
                     asks=asks,

@@ -10,16 +10,20 @@ Memcached is running on localhost", "QueryDict.popitem()") under a request on N+
 So a section holds:
 
 - its answers (claims on evidence admitted because it answers its question; the synthesizer chose at most
-  ``max_claims`` of them), and those a full section handed over (below);
-- what is always cited (``Evidence.always_cited``, ``pinned``): the backbone of the search as written and of
-  each ask's first documents, and a reviewer's pins. They stand beside the answers and take none of their
-  places, and they are few by construction: quotes of the search as written's ``backbone_hits`` hits for
-  the whole report (its top ``backbone_documents`` documents and first ``BACKBONE_HITS`` hits), and of
-  ``ASK_HITS`` documents per ask. The one search a reader would have run is
-  never out-known, nor the first documents of each ask's;
-- the backbone of an ask's farther documents, in the order written, only while answers and they stay
-  within ``max_claims``: an ask's best answer is not lost with them, the summary answers each ask by its
-  best piece of all the evidence chosen (its own step).
+  ``max_claims`` of them, and an LLM's extra ones are cut there), and those a full section handed over
+  (below);
+- what is always cited (``Evidence.always_cited``, ``pinned``): the backbone of the search as written and
+  that of the documents of the first ``ASK_HITS`` hits of each ask's or constraint's search, and a
+  reviewer's pins. They stand beside the answers and take none of their places, and they are few by
+  construction: quotes of the search as written's ``backbone_hits`` hits for the whole report (its top
+  ``backbone_documents`` documents and first ``BACKBONE_HITS`` hits, and any of its hits that is backbone
+  for another question), and of at most ``ASK_HITS`` documents per ask or constraint. The one search a
+  reader would have run is never out-known, nor the first hits of each ask's;
+- the backbone of an ask's farther documents (a claim resting on any of it), in the order written, only
+  while answers and they stay within ``max_claims``.
+
+The summary is written from every claim as written, before these bounds (``ResearchRun._write``): an ask's
+best answer is never lost with a section's tail.
 
 A section that names an ``overflow`` (a brief's key findings) keeps its ``max_claims`` best and hands the
 rest to that section, after its own claims, before that section is bounded in turn: the answers it hands
@@ -47,7 +51,7 @@ def bound_sections(
     """Each findings section's claims (best first, as written and guarded) within its bound; conflict claims
     are kept where they stand (they cite what the section holds and are few)."""
     bounded = {section: list(claims) for section, claims in findings.items()}
-    handed: dict[str, int] = {}  # answers a full section handed over, by the section that took them
+    handed: set[int] = set()  # answers a full section handed over (by id): kept where they land
     for spec in template.sections:
         if spec.overflow is None or spec.id not in bounded:
             continue
@@ -58,22 +62,22 @@ def bound_sections(
             rest = own[spec.max_claims :]
             bounded[spec.id] = [c for c in bounded[spec.id] if c.kind != "finding" or id(c) in kept]
             bounded[spec.overflow] = [*bounded.get(spec.overflow, []), *rest]
-            answers = sum(1 for c in rest if _role(c, evidence) == "answer")
-            handed[spec.overflow] = handed.get(spec.overflow, 0) + answers
+            handed |= {id(c) for c in rest if _role(c, evidence) == "answer"}
     for spec in template.sections:
         if spec.kind == "summary" or spec.id not in bounded:
             continue
         claims = bounded[spec.id]
-        roles: list[Role | Literal["conflict"]] = [
-            _role(c, evidence) if c.kind == "finding" else "conflict" for c in claims
+        roles: list[Role | Literal["conflict", "handed"]] = [
+            "conflict" if c.kind != "finding" else "handed" if id(c) in handed else _role(c, evidence)
+            for c in claims
         ]
-        # The section's answers (those handed over by a full section besides its own), then an ask's farther
-        # documents where they leave room; what is always cited stands beside them all.
-        answers = min(roles.count("answer"), spec.max_claims + handed.get(spec.id, 0))
-        room = max(0, spec.max_claims - answers)
+        # The section's own answers (at most max_claims: an LLM may write more), those a full section handed
+        # over, and what is always cited; an ask's farther documents fill the places the answers leave.
+        answers = min(roles.count("answer"), spec.max_claims)
+        room = max(0, spec.max_claims - answers - roles.count("handed"))
         kept_claims: list[Claim] = []
         for claim, role in zip(claims, roles, strict=True):
-            if role in ("conflict", "always"):
+            if role in ("conflict", "always", "handed"):
                 kept_claims.append(claim)
             elif role == "answer" and answers > 0:
                 kept_claims.append(claim)
@@ -86,11 +90,12 @@ def bound_sections(
 
 
 def _role(claim: Claim, evidence: Mapping[str, Evidence]) -> Role:
-    """always: the claim rests on evidence a report always cites; backbone: on an ask's farther documents'
-    backbone only; answer: on evidence admitted because it answers (what the section chose by its bound).
+    """always: the claim rests on evidence a report always cites; backbone: on backbone of an ask's farther
+    documents (any of its evidence); answer: on evidence admitted because it answers only.
 
-    Backbone that the search as written found (``search_rank``) counts as always cited too: a run resumed
-    from a ledger written before ``always_cited`` existed keeps its search's top documents."""
+    Backbone that the search as written found (``search_rank``: one of its hits) counts as always cited
+    too, whichever question made it backbone: a run resumed from a ledger written before ``always_cited``
+    existed keeps its search's top documents, and the bound stays ``backbone_hits`` quotes."""
     known = [evidence[i] for i in claim.evidence_ids if i in evidence]
     if any(e.pinned or e.always_cited or (e.backbone and e.search_rank is not None) for e in known):
         return "always"
