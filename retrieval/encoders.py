@@ -143,6 +143,13 @@ RERANK_BATCH = 1
 DEFAULT_RERANKERS = 8
 
 
+def _usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the platform has one: a container's two
+    cores on a large host), else every core of the machine (macOS, Windows)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
 class Encoders:
     """The dense and sparse encoders of one model set, sharing a thread budget."""
 
@@ -245,7 +252,7 @@ class Encoders:
         """How many sessions read pairs side by side, loading them on first use."""
         with self._reranker_lock:
             if self._rerankers is None:
-                count = max(1, self.threads or min(len(os.sched_getaffinity(0)) or 1, DEFAULT_RERANKERS))
+                count = max(1, self.threads or min(_usable_cores(), DEFAULT_RERANKERS))
                 # Every session loads before any is used: a load that fails leaves nothing half made, and
                 # the next call tries again (and says why again).
                 sessions = [self._load_reranker() for _ in range(count)]
