@@ -43,6 +43,8 @@ class Runtime:
     store: Store
     index: Index
     searcher: Searcher
+    #: Whether the encoders were loaded for this runtime (and are closed with it) or lent by the caller.
+    owns_encoders: bool = True
 
     @classmethod
     def open(
@@ -55,6 +57,7 @@ class Runtime:
         encoders: Encoders | None = None,
     ) -> Runtime:
         """Models plus an open index (``create``: make an empty one when there is none)."""
+        owns = encoders is None
         encoders = encoders or load_encoders(settings)
         try:
             store = open_store(
@@ -74,10 +77,12 @@ class Runtime:
         except StoreError as exc:
             store.close()
             raise SetupError(str(exc)) from exc
-        return cls(settings, encoders, store, index, Searcher(index, encoders))
+        return cls(settings, encoders, store, index, Searcher(index, encoders), owns_encoders=owns)
 
     def close(self) -> None:
         self.store.close()
+        if self.owns_encoders:
+            self.encoders.close()
 
     def __enter__(self) -> Runtime:
         return self

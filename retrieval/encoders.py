@@ -265,6 +265,18 @@ class Encoders:
                 self._rerankers = idle
             return self._reranker_count
 
+    def close(self) -> None:
+        """Stop the threads that read pairs side by side and let go of the cross-encoder sessions (a
+        long-lived process that opens and closes indexes would otherwise keep one idle thread and one
+        model per core for each ``Encoders`` it made). Safe to call twice; a later ``rerank`` loads them
+        again."""
+        with self._reranker_lock:
+            pool, self._pool = self._pool, None
+            self._rerankers = None
+            self._reranker_count = 0
+        if pool is not None:
+            pool.shutdown(wait=True)
+
     def _load_reranker(self) -> TextCrossEncoder:
         try:
             if self.model_set == "offline":

@@ -7,6 +7,7 @@ cases run the CLI in subprocesses (tests/test_ingest_cli.py).
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -220,6 +221,23 @@ def test_pairs_read_side_by_side_score_as_one_session_reads_them(encoders: Encod
     one = Encoders(default_models_dir(), "offline", threads=1)
     assert one.rerank(question, texts) == encoders.rerank(question, texts)
     assert encoders.rerank(question, texts[:1]) == one.rerank(question, texts[:1])
+
+
+def test_closed_encoders_stop_their_readers_and_load_them_again_on_use() -> None:
+    """``close`` ends the threads that read side by side (a server opening and closing indexes keeps none
+    behind); the next call loads the sessions again and scores as before."""
+    question = "How do I see the SQL queries Django is running?"
+    texts = ["connection.queries lists the SQL run so far.", "Timeout 60", "QueryDict.popitem()"]
+    others = set(threading.enumerate())  # (the session fixture's readers among them)
+    two = Encoders(default_models_dir(), "offline", threads=2)
+    before = two.rerank(question, texts)
+    readers = [t for t in threading.enumerate() if t not in others and t.name.startswith("rerank")]
+    assert readers
+    two.close()
+    two.close()
+    assert not any(t.is_alive() for t in readers)
+    assert two.rerank(question, texts) == before
+    two.close()
 
 
 def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:
