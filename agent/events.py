@@ -79,7 +79,11 @@ class SynthesisDone(RunEvent):
     type: Literal["synthesis"] = "synthesis"
     section_id: str
     claims: int
+    #: Claims a guard refused (uncited, unknown evidence, a number or name its evidence does not hold).
     dropped: int
+    #: Claims written but left out by the section's bound (``section_bounds``): an ask's farther documents
+    #: beyond ``max_claims``.
+    bounded: int = 0
 
 
 class ReviewReady(RunEvent):

@@ -328,6 +328,12 @@ def test_the_event_log_replays_the_run(workdir: Path) -> None:
         kinds = {e["type"] for e in events}
         assert {"plan", "question_started", "question_finished", "evidence", "section_status"} <= kinds
         assert events[-1]["report"] == report
+        # One synthesis event per section, saying what the report holds (and what guards and bounds left out).
+        written = {e["section_id"]: e for e in events if e["type"] == "synthesis"}
+        assert {k: e["claims"] for k, e in written.items()} == {
+            s["id"]: len(s["claims"]) for s in report["sections"]
+        }
+        assert all(e["dropped"] >= 0 and e["bounded"] >= 0 for e in written.values())
         assert store.get(report["run_id"]).status == "complete"
         assert store.artifact(report["run_id"], "report") == report
         assert next(e["seq"] for e in store.events(report["run_id"], after=3)) == 4

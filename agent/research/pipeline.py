@@ -255,7 +255,14 @@ class ResearchRun:
             status = section_status(
                 spec, claims, evidence, stale_after_days=staleness, now=now, unnamed=unnamed
             )
-            yield self._event(SynthesisDone, section_id=spec.id, claims=len(claims), dropped=dropped[spec.id])
+            bounded = len(written_claims.get(spec.id, ())) - len(claims) if spec.kind != "summary" else 0
+            yield self._event(
+                SynthesisDone,
+                section_id=spec.id,
+                claims=len(claims),
+                dropped=dropped[spec.id],
+                bounded=bounded,
+            )
             ids = cited(claims)
             facts = None
             if self.steps.facts is not None and spec.fields and ids:
