@@ -183,6 +183,8 @@ def _spoken_of_a_thing(text: str, start: int, end: int) -> bool:
     saying what is not known (see ``SectionSpec.says_cue``)."""
     if _CONDITION.search(text[:start]):
         return True
+    if text[start:end].isupper():
+        return True  # a value written in capitals, as a table cell or a constant ("UNKNOWN", "NOT YET")
     word = text[start:end].casefold()
     if word not in _NOT_KNOWN:
         return False

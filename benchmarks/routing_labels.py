@@ -69,6 +69,7 @@ def measure(labels: list[dict[str, Any]], index: Path | None) -> dict[str, Any]:
                 rerank,
                 route_floor=settings.route_floor,
                 route_lift=settings.route_lift,
+                cue_floor=settings.answer_floor,
             )
             home = {e.id: section for section, es in routed.items() for e in es}
             for n, label in enumerate(items):

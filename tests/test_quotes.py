@@ -2503,8 +2503,44 @@ def test_what_is_unknown_takes_only_quotes_that_say_so(encoders: Encoders) -> No
         ("The cause is still unknown, and disputed.", True),
         ("The behaviour is undefined if the handle is closed.", True),
         ("The order of the rows is unspecified.", True),
+        ("pytest-marks | UNKNOWN | Nov 23, 2012 | 3 - Alpha | N/A", False),  # (a value in capitals)
     ):
         assert brief.section("open_questions").says_cue(text) is said, text
+
+
+def test_what_is_unknown_is_unknown_of_the_request(encoders: Encoders) -> None:
+    # pytest's manual, a request on flaky tests in CI: the history of the project says "it's unclear where
+    # the test runner's code was at the time"; the cross-encoder reads the keyword as an answer to "What is
+    # unknown ... about <the request>?", but the quote answers nothing the request asks.
+    brief = TemplateLibrary().load("brief")
+    query = (
+        "Act as our CI/ops lead. Our Python monorepo has roughly 4,000 pytest tests and the nightly pipeline "
+        "goes red two or three times a week because of a handful of intermittent failures.\n\nI need three "
+        "things from you. First, how do we re-run only the tests that failed in the previous run? Second, "
+        "where does pytest keep the information about the last run, and how do we wipe it? Third, how do we "
+        "mark a flaky test so that it does not break the build?"
+    )
+    request = understand(query)
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    texts = [
+        "However, it didn't seem to be around for long, as around June/July 2004, efforts started on a thing "
+        "called utest, offering plain assertions. This seems like the start of something pytest-like, but "
+        "unfortunately, it's unclear where the test runner's code was at the time.",
+        "It is not yet known whether rerunning only the failed tests first also reorders the flaky ones.",
+    ]
+    rows = [encoders.rerank(ask, texts) for ask in request.asks]  # (relevance: the best over the asks)
+    history, hedge = (
+        Evidence(id=f"E{n}", chunk_id=f"c{n}", document_id=f"d{n}", quote=t, relevance=r)
+        for n, (t, r) in enumerate(zip(texts, [max(col) for col in zip(*rows, strict=True)], strict=True))
+    )
+    assert history.relevance < -1.0 <= hedge.relevance  # (what the judge makes of each, for the request)
+    routed = route(
+        brief, [history, hedge], request, judge.judge, route_floor=-1.0, route_lift=2.0, cue_floor=-1.0
+    )
+    assert [e.id for e in routed["open_questions"]] == [hedge.id]
+    # (without the floor, the history's "unclear" takes it)
+    routed = route(brief, [history, hedge], request, judge.judge, route_floor=-1.0, route_lift=2.0)
+    assert history.id in {e.id for e in routed["open_questions"]}
 
 
 def test_a_description_under_its_term_line_is_quoted_with_it() -> None:

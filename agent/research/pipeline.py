@@ -206,6 +206,7 @@ class ResearchRun:
             self.judge.judge,
             route_floor=self.options.route_floor,
             route_lift=self.options.route_lift,
+            cue_floor=self.options.answer_floor,
         )
         drafts = await asyncio.to_thread(self.steps.synthesizer.write, self.template, routed, self.request)
         evidence = {e.id: e for e in chosen}

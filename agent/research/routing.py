@@ -63,6 +63,7 @@ def route(
     *,
     route_floor: float,
     route_lift: float,
+    cue_floor: float = float("-inf"),
 ) -> dict[str, list[Evidence]]:
     """Evidence by the id of the one section it goes to (summary sections get what has no findings home)."""
     routed: dict[str, list[Evidence]] = {s.id: [] for s in template.sections}
@@ -82,7 +83,7 @@ def route(
         best = [float("-inf")] * len(heads)
         # A section takes only what speaks as it asks (a cue section: its keywords): the rest is not judged
         # for it (a brief's open questions: a third of routing's pairs, and most of them could never go).
-        eligible = [k for k, bundle in enumerate(bundles) if _speaks_for(section, bundle)]
+        eligible = [k for k, bundle in enumerate(bundles) if _speaks_for(section, bundle, cue_floor)]
         for question in purposes(section, request) if eligible else []:
             for k, score in zip(eligible, judge(question, [contexts[k] for k in eligible]), strict=True):
                 best[k] = max(best[k], score)
@@ -92,7 +93,9 @@ def route(
         if pins:
             home = pins[0]
         else:
-            ranked = sorted((s for s in findings if _speaks_for(s, bundle)), key=lambda s: -scores[s.id][k])
+            ranked = sorted(
+                (s for s in findings if _speaks_for(s, bundle, cue_floor)), key=lambda s: -scores[s.id][k]
+            )
             best_section = ranked[0] if ranked else None
             top = scores[best_section.id][k] if best_section is not None else float("-inf")
             # It serves the section when it answers the section's question, and about as well as it answers
@@ -108,7 +111,7 @@ def route(
             else:
                 continue
         routed[home].extend(e.model_copy(update={"sections": [home]}) for e in bundle.items)
-    _fill_required(template, routed, bundles, scores, floor=route_floor, lift=route_lift)
+    _fill_required(template, routed, bundles, scores, floor=route_floor, lift=route_lift, cue_floor=cue_floor)
     return routed
 
 
@@ -120,6 +123,7 @@ def _fill_required(
     *,
     floor: float,
     lift: float,
+    cue_floor: float,
 ) -> None:
     """A required findings section left with less than it needs takes bundles that serve its purpose
     (``floor``) about as well as where they are (at most ``lift`` worse) from sections that can
@@ -146,7 +150,7 @@ def _fill_required(
             (
                 k
                 for k in losses
-                if target[k] >= floor and losses[k] <= lift and _speaks_for(section, bundles[k])
+                if target[k] >= floor and losses[k] <= lift and _speaks_for(section, bundles[k], cue_floor)
             ),
             key=losses.__getitem__,
         )
@@ -176,9 +180,16 @@ def _serves(score: float, bundle: Group) -> float:
     return bundle.items[0].relevance if score == float("-inf") else score
 
 
-def _speaks_for(section: SectionSpec, bundle: Group) -> bool:
-    """Whether a bundle's quotes speak as the section asks (a ``cue`` section's keywords; any other: yes)."""
-    return not section.cue or section.says_cue(" ".join(e.quote for e in bundle.items))
+def _speaks_for(section: SectionSpec, bundle: Group, cue_floor: float) -> bool:
+    """Whether a bundle's quotes speak as the section asks (a ``cue`` section's keywords; any other: yes).
+
+    A cue section's quote must also answer the request (``cue_floor``): the judge reads its keyword as an
+    answer to the section's question whatever the quote is about ("it's unclear where the test runner's
+    code was at the time", from a history of the project, under a request on flaky tests in CI)."""
+    if not section.cue:
+        return True
+    relevant = max(e.relevance for e in bundle.items) >= cue_floor
+    return relevant and section.says_cue(" ".join(e.quote for e in bundle.items))
 
 
 def _summaries(template: Template) -> set[str]:
