@@ -166,7 +166,11 @@ class ResearchSettings(_Group):
         8.0, ge=0, le=40, description="How far below the request's best quote an on-topic quote may score."
     )
     answer_floor: float = Field(
-        -1.0, ge=-20, le=20, description="Cross-encoder score of a quote that answers its question."
+        -1.0,
+        ge=-20,
+        le=20,
+        description="Cross-encoder score of a quote that answers its question; and that a quote in a cue "
+        "section (open questions) and a quote whose link research follows must reach for the request.",
     )
     route_floor: float = Field(
         -1.0,

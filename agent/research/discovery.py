@@ -20,7 +20,7 @@ from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted
 from sleuth.agent.research.admission import OWN_SEARCHES, Admission, new_evidence, weights
 from sleuth.agent.research.evidence import Evidence, Passage
 from sleuth.agent.research.guards import whitespace_match
-from sleuth.agent.research.leads import Lead, find_leads
+from sleuth.agent.research.leads import Lead, find_leads, find_links
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.quotes import Window, headings_in, in_context
@@ -73,6 +73,8 @@ class Discovery:
         self.started = started
         #: Questions whose passages the LLM has read (a run's budget is shared by every step).
         self._scored = 0
+        #: Pages a link lead was asked in (each once per run).
+        self._followed: set[str] = set()
         #: Levels of leads followed. A long request is searched by each of its asks already: leads (names
         #: in the first evidence, searched with the request's subject) added no answer and no gold document
         #: on the tuning half of the long requests, and cost 1-2 s (docs/BENCHMARKS.md, research-sets).
@@ -108,12 +110,8 @@ class Discovery:
             if self.request.long and depth == 0 and on_topic:
                 # (A request off the corpus's topics is not rescued by asking its asks in other words.)
                 await self._with_subject(results, candidates)
-            texts = {
-                p.chunk_id: visible_text(p.text).text
-                for _, passages, _ in results
-                for p in passages
-                if p.chunk_id
-            }
+            stored = {p.chunk_id: p.text for _, passages, _ in results for p in passages if p.chunk_id}
+            texts = {chunk_id: visible_text(text).text for chunk_id, text in stored.items()}
             # And does its search as written find the topic? (The closest passage's cosine: a question put in
             # other words than the page that answers it scores low with the cross-encoder, not with this.)
             closest = max(
@@ -142,7 +140,7 @@ class Discovery:
                         evidence_ids=[e.id for e in new],
                         total=len(state.ledger),
                     )
-            leads = await asyncio.to_thread(self._leads, found, texts) if depth < self.depth else {}
+            leads = await asyncio.to_thread(self._leads, found, texts, stored) if depth < self.depth else {}
             elapsed = (time.monotonic() - started) / len(level)
             for (question, new), (_, passages, _) in zip(found, results, strict=True):
                 children = leads.get(question.id, [])
@@ -275,20 +273,38 @@ class Discovery:
         ]
 
     def _leads(
-        self, found: list[tuple[Question, list[Evidence]]], texts: Mapping[str, str]
+        self,
+        found: list[tuple[Question, list[Evidence]]],
+        texts: Mapping[str, str],
+        stored: Mapping[str, str],
     ) -> dict[str, list[Question]]:
         """The level's best leads (at most ``max_leads_per_level``), as questions one level deeper.
 
         Leads are read in the whole passage each new piece of evidence was cut from: the names a relevant
-        passage mentions are not always in the sentence that was quoted.
+        passage mentions are not always in the sentence that was quoted. Links are read in the quote only
+        (``stored``: the passages' Markdown, where links stand): the page a quote sends its reader to.
         """
         state = self.state
         asked = [q.text for q in state.questions.values()]
         known = {e.document_key for e in state.ledger} | {e.title or "" for e in state.ledger}
         ranked: list[tuple[float, Question, Lead]] = []
+        linked: list[tuple[Question, Lead]] = []
         for question, new in found:
             context = [e.model_copy(update={"quote": texts.get(e.chunk_id or "", e.quote)}) for e in new]
             for lead in find_leads(context, asked=asked, known_documents=known, focus=self.request.subject):
+                ranked.append((lead.priority, question, lead))
+            asked_by = {e.id: self._root(question).text for e in new}
+            links = find_links(new, stored, asked_by=asked_by, floor=self.options.answer_floor)
+            linked += [(question, lead) for lead in links]
+        # Each page once (the most relevant quote's link), and only a page the corpus holds.
+        pages: dict[str, tuple[Question, Lead]] = {}
+        for question, lead in sorted(linked, key=lambda pair: -pair[1].priority):
+            if lead.document_id and lead.document_id not in self._followed:
+                pages.setdefault(lead.document_id, (question, lead))
+        held = self._held(list(pages))
+        for page, (question, lead) in pages.items():
+            if page in held:
+                self._followed.add(page)
                 ranked.append((lead.priority, question, lead))
         ranked.sort(key=lambda item: -item[0])
         writer = self.steps.lead_writer
@@ -327,6 +343,19 @@ class Discovery:
             question.children.append(child.id)
             out.setdefault(question.id, []).append(child)
             taken += 1
+        return out
+
+    def _root(self, question: Question) -> Question:
+        """The question a chain of leads started from (what a link's page is asked)."""
+        while question.origin in ("lead", "llm-lead") and question.parent in self.state.questions:
+            question = self.state.questions[question.parent]
+        return question
+
+    def _held(self, documents: Sequence[str]) -> set[str]:
+        """The documents some source holds (a link to a page that was not ingested is no lead)."""
+        out: set[str] = set()
+        for source in self.sources:
+            out |= source.holds(documents)
         return out
 
     def _stop_reason(self, new: list[Evidence], depth: int, queue: list[Question]) -> str:

@@ -4,7 +4,9 @@ Three kinds, found in the quotes of new evidence:
 - named things (people, companies, places, products: runs of capitalised words) that the question did not
   name and that no document in the ledger is about (acronyms are not: a text usually explains its own);
 - quoted or defined terms (“...”, "...") of a few words;
-- cross-references ("see Section 4.2", "described in Chapter 3"), looked up inside the same document.
+- cross-references ("see Section 4.2", "described in Chapter 3"), looked up inside the same document;
+- links a quote carries to another document of the corpus ("run the [VACUUM](lang_vacuum.html) command"):
+  the question that found the quote is asked again inside the page it points to (``find_links``).
 
 A lead's priority grows with how many pieces of evidence mention it and how relevant they were; the
 discovery loop takes the best leads first, within its question budget, and never asks the same thing twice.
@@ -12,9 +14,10 @@ discovery loop takes the best leads first, within its question budget, and never
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sleuth.agent.research.evidence import Evidence
@@ -27,6 +30,12 @@ _CROSS_REF = re.compile(
     r"[\dA-Z][\w.]*(?:\s+[\"“][^\"”]{3,60}[\"”])?)",
     re.I,
 )
+
+
+#: A Markdown link: its text and its target (an inline link, as the converters write HTML's <a href>).
+_LINK = re.compile(r"\[([^\[\]\n]{1,80})\]\(([^()\s]+)\)")
+#: A target outside the corpus: a scheme ("https:", "mailto:") or a path from the root of a site.
+_EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|/)", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +126,60 @@ def _focus_words(query: str) -> list[str]:
         if term_set(lowered):
             seen.append(lowered)
     return seen[:6]
+
+
+def linked_document(target: str, document_id: str) -> str | None:
+    """The document id a link in ``document_id`` points to ("../topics/http/sessions.html#std-setting-X"
+    from "ref/settings" is "topics/http/sessions"), as ingest names documents: the path relative to the
+    folder ingested, without its extension. None for a link outside the corpus, to the same page or above
+    the folder's root."""
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    if not path or _EXTERNAL.match(path):
+        return None
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(document_id), path))
+    if resolved.startswith("../") or resolved == "..":
+        return None
+    stem, _ = posixpath.splitext(resolved)
+    return None if stem in ("", ".", document_id) else stem
+
+
+def find_links(
+    evidence: Iterable[Evidence],
+    markdown: Mapping[str, str],
+    *,
+    asked_by: Mapping[str, str],
+    floor: float = float("-inf"),
+) -> list[Lead]:
+    """Links the quotes carry to other documents, as leads, best first: the page a reader of the quote would
+    open next. A FAQ's "run the VACUUM command" links to the page on VACUUM, where "VACUUM with an INTO
+    clause" answers "can I write the compacted copy to a new file?", which no search of the question's own
+    words found. The lead asks the question that found the quote (``asked_by``, by evidence id) inside the
+    linked page, named by the link's text; each page once, by its most relevant quote.
+
+    ``markdown``: the stored text of the chunks the evidence was cut from, by chunk id (its links are gone
+    from the quote: a link counts when its text stands in the quote). ``floor``: the relevance a quote must
+    reach to send its reader on (a quote that does not answer points nowhere worth reading: the
+    "sqlite3_result()" of a page on aggregate callbacks, found for a running total)."""
+    best: dict[str, Lead] = {}
+    for item in evidence:
+        source = markdown.get(item.chunk_id or "")
+        question = asked_by.get(item.id)
+        if (
+            item.kind != "corpus"
+            or not item.document_id
+            or not source
+            or not question
+            or item.relevance < floor
+        ):
+            continue
+        for text, target in _LINK.findall(source):
+            shown = " ".join(text.replace("`", "").replace("*", "").replace("\\", "").split())
+            document = linked_document(target, item.document_id)
+            # (a name in code is what a manual's links name most: "SESSION_COOKIE_AGE" is followed too)
+            if document is None or not any(c.isalpha() for c in shown) or shown not in item.quote:
+                continue
+            priority = 2.0 + item.relevance
+            if document not in best or priority > best[document].priority:
+                lead = Lead(f"{shown}: {question}", document, tuple(item.sections), priority, "link")
+                best[document] = lead
+    return sorted(best.values(), key=lambda lead: -lead.priority)

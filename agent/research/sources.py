@@ -45,6 +45,10 @@ class EvidenceSource(Protocol):
         """What the source reports in the report's metrics (False when it has nothing to say)."""
         ...
 
+    def holds(self, document_ids: Sequence[str]) -> set[str]:
+        """Which of ``document_ids`` a question can be asked inside (a question with a ``document_id``)."""
+        ...
+
     async def aclose(self) -> None: ...
 
 
@@ -114,6 +118,9 @@ class CorpusSource:
     ) -> list[list[Passage]]:
         return await asyncio.to_thread(self._search, questions, vectors)
 
+    def holds(self, document_ids: Sequence[str]) -> set[str]:
+        return {d for d in document_ids if self.searcher.index.documents_by_id(d)}
+
     def _k(self, question: Question) -> int:
         """The request's own searches read deep enough to see their top documents; a section's question, a
         few hits; a lead (a step removed from the request), fewer."""
@@ -124,7 +131,9 @@ class CorpusSource:
         if question.origin in ("ask", "constraint"):
             return self.backbone_hits
         if question.origin in ("lead", "llm-lead"):
-            return max(1, self.hits_per_question // 2)
+            # (asked inside the one page a link or a cross-reference points to, it reads that page as deep as
+            # a section's question reads the corpus: the page is what the reader was sent to)
+            return self.hits_per_question if question.document_id else max(1, self.hits_per_question // 2)
         return self.hits_per_question
 
     def _search(self, questions: Sequence[Question], vectors: Sequence[QueryVectors]) -> list[list[Passage]]:
@@ -212,11 +221,16 @@ class WebSource:
         limit = asyncio.Semaphore(self.fanout)
 
         async def one(question: Question, dense: list[float]) -> list[Passage]:
+            if question.document_id:  # (asked inside a document of the corpus: no question for the web)
+                return []
             async with limit:
                 chunks = await self.web.gather(question.text, dense)
             return [web_passage(chunk, rank) for rank, chunk in enumerate(chunks)]
 
         return list(await asyncio.gather(*(one(q, v[0]) for q, v in zip(questions, vectors, strict=True))))
+
+    def holds(self, document_ids: Sequence[str]) -> set[str]:
+        return set()  # (a page of the web is searched by its words, never inside by id)
 
     def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
         """The chunks of the pages as this run fetched and converted them."""
