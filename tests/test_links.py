@@ -20,6 +20,7 @@ def test_a_link_points_to_the_document_ingest_named_for_its_target() -> None:
     sessions = linked_document("../topics/http/sessions.html#std-setting-X", "ref/settings")
     assert sessions == "topics/http/sessions"
     assert linked_document("./api.html?x=1", "guide/intro") == "guide/api"
+    assert linked_document("release%20notes.html", "guide/intro") == "guide/release notes"
     # outside the corpus, the same page, above the folder ingested
     for target in ("https://sqlite.org/lang_vacuum.html", "mailto:a@example.org", "/abs/page.html", "#usage"):
         assert linked_document(target, "faq") is None
@@ -48,7 +49,8 @@ def test_only_links_in_the_quote_lead_each_page_once_by_its_most_relevant_quote(
     stored = {
         "chunk-E1": "If you delete a lot of data, run the [VACUUM](lang_vacuum.html) command. See also "
         "[the backup API](backup.html).",
-        "chunk-E2": "Use [`VACUUM`](lang_vacuum.html#into) after changing [auto\\_vacuum](pragma.html#av).",
+        "chunk-E2": "Use [`VACUUM`](lang_vacuum.html#into) after changing [auto\\_vacuum](pragma.html#av). "
+        "![VACUUM](vacuum.png)",
     }
     asked = {"E1": "How do I shrink the file?", "E2": "How do I shrink the file?"}
     leads = find_links([faq, pragma], stored, asked_by=asked)

@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import content_terms, named_things, term_set
@@ -33,7 +34,7 @@ _CROSS_REF = re.compile(
 
 
 #: A Markdown link: its text and its target (an inline link, as the converters write HTML's <a href>).
-_LINK = re.compile(r"\[([^\[\]\n]{1,80})\]\(([^()\s]+)\)")
+_LINK = re.compile(r"(?<!!)\[([^\[\]\n]{1,80})\]\(([^()\s]+)\)")  # (an image, "![alt](src)", is none)
 #: A target outside the corpus: a scheme ("https:", "mailto:") or a path from the root of a site.
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|/)", re.I)
 
@@ -133,7 +134,7 @@ def linked_document(target: str, document_id: str) -> str | None:
     from "ref/settings" is "topics/http/sessions"), as ingest names documents: the path relative to the
     folder ingested, without its extension. None for a link outside the corpus, to the same page or above
     the folder's root."""
-    path = target.split("#", 1)[0].split("?", 1)[0]
+    path = unquote(target.split("#", 1)[0].split("?", 1)[0])  # ("a%20b.html" is the file "a b.html")
     if not path or _EXTERNAL.match(path):
         return None
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(document_id), path))
