@@ -2543,6 +2543,24 @@ def test_what_is_unknown_is_unknown_of_the_request(encoders: Encoders) -> None:
     assert history.id in {e.id for e in routed["open_questions"]}
 
 
+def test_a_paragraph_that_opens_on_a_name_in_code_is_no_fragment() -> None:
+    # pytest's "Flaky tests": the answer opens on a link to the marker, in lower case; read as the rest of a
+    # sentence cut off, it was left out and the quote was "This could be considered like a manual
+    # quarantine, ..." alone.
+    text = readable(
+        "[pytest.mark.xfail](../reference/reference.html#pytest-mark-xfail-ref) with `strict=False` can be "
+        "used to mark a test so that its failure does not cause the whole build to break. This could be "
+        "considered like a manual quarantine, and is rather dangerous to use permanently."
+    )
+    quotes = quoted(text)
+    assert quotes[0].startswith("pytest.mark.xfail with strict=False can be used")
+    assert not any(q.startswith("This could") for q in quotes)
+    # what a chunk's edge cut off is still no quote of its own
+    assert quoted(readable("translation on the next line. Workers read the queue in order.")) == [
+        "Workers read the queue in order."
+    ]
+
+
 def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
     # HAProxy's management guide sets each command on a line of its own over its description: "Mark the
     # server DOWN for maintenance." alone says nothing of which command does it.

@@ -385,7 +385,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 and block.kind != "item"
                 and (
                     (split_start and k == 0)
-                    or (text[s:e][:1].islower() and not described)
+                    or (text[s:e][:1].islower() and not described and not _opens_on_a_name(text[s:e]))
                     # a relative clause after the code above it: "Which results in the following output:"
                     or (k > 0 and blocks[k - 1].kind == "code" and _RELATIVE.match(text[s:e]) is not None)
                 )
@@ -527,6 +527,18 @@ ENTRY_WORDS = 4
 _CODE_NAME = re.compile(r"\w_\w|\w\(\)|[a-z][A-Z]")
 #: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
 _NAME_LIKE = re.compile(rf"^-|\w\.\w|<\w|{_CODE_NAME.pattern}")
+
+
+def _opens_on_a_name(sentence: str) -> bool:
+    """Whether a sentence in lower case opens on a name in code form, its subject ("pytest.mark.xfail with
+    strict=False can be used to mark a test ...", "sqlite3_open() opens ..."), not on the rest of a sentence
+    a chunk's edge cut off."""
+    first = sentence.split(maxsplit=1)[0] if sentence.strip() else ""
+    return not _LATIN.match(first) and bool(_NAME_LIKE.search(first.rstrip(".,;:")))
+
+
+#: "e.g.", "i.e.": the middle of a sentence, never a name (not ``_ABBREVIATION``, the sentence splitter's).
+_LATIN = re.compile(r"^(?:e\.g|i\.e|cf|vs|etc)\.", re.I)
 
 
 def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
