@@ -169,8 +169,8 @@ class ResearchSettings(_Group):
         -1.0,
         ge=-20,
         le=20,
-        description="Cross-encoder score of a quote that answers its question; and that a quote in a cue "
-        "section (open questions) and a quote whose link research follows must reach for the request.",
+        description="Cross-encoder score of a quote that answers its question (a quote whose link research "
+        "follows reaches it); a quote in a cue section (open questions) must reach it for the request too.",
     )
     route_floor: float = Field(
         -1.0,

@@ -237,19 +237,23 @@ class Encoders:
         tenth less (docs/BENCHMARKS.md)."""
         if not texts:
             return []
-        readers = self._readers()
+        # (the sessions and threads as they are now: a ``close`` meanwhile lets this call finish on them)
+        readers, pool, idle = self._readers()
         n = min(readers, len(texts))
-        if n == 1:
-            return self._read(query, list(texts))
-        assert self._pool is not None
-        parts = list(self._pool.map(lambda k: self._read(query, list(texts[k::n])), range(n)))
+        if n == 1 or pool is None:
+            return self._read(idle, query, list(texts))
+        try:
+            parts = list(pool.map(lambda k: self._read(idle, query, list(texts[k::n])), range(n)))
+        except RuntimeError:  # closed between the two lines: read on this thread, with the same sessions
+            return self._read(idle, query, list(texts))
         scores = [0.0] * len(texts)
         for k, part in enumerate(parts):
             scores[k::n] = part
         return scores
 
-    def _readers(self) -> int:
-        """How many sessions read pairs side by side, loading them on first use."""
+    def _readers(self) -> tuple[int, ThreadPoolExecutor | None, queue.SimpleQueue[TextCrossEncoder]]:
+        """How many sessions read pairs side by side, the threads that run them and the idle sessions,
+        loading them on first use."""
         with self._reranker_lock:
             if self._rerankers is None:
                 count = max(1, self.threads or min(_usable_cores(), DEFAULT_RERANKERS))
@@ -263,7 +267,7 @@ class Encoders:
                     self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="rerank")
                 self._reranker_count = count
                 self._rerankers = idle
-            return self._reranker_count
+            return self._reranker_count, self._pool, self._rerankers
 
     def close(self) -> None:
         """Stop the threads that read pairs side by side and let go of the cross-encoder sessions (a
@@ -289,14 +293,15 @@ class Encoders:
         except Exception as exc:
             raise ModelLoadError(f"cannot load the reranker of the {self.model_set} set: {exc}") from exc
 
-    def _read(self, query: str, texts: list[str]) -> list[float]:
-        """Scores of ``texts`` by one idle session, held alone while it reads (a session is not shared)."""
-        assert self._rerankers is not None
-        session = self._rerankers.get()
+    @staticmethod
+    def _read(idle: queue.SimpleQueue[TextCrossEncoder], query: str, texts: list[str]) -> list[float]:
+        """Scores of ``texts`` by one idle session, held alone while it reads (a session is not shared), and
+        given back to the queue it came from."""
+        session = idle.get()
         try:
             return [float(score) for score in session.rerank(query, texts, batch_size=RERANK_BATCH)]
         finally:
-            self._rerankers.put(session)
+            idle.put(session)
 
     def embed_passages(self, texts: Sequence[str]) -> tuple[np.ndarray, list[SparseVector]]:
         """Dense (n x dim, unit length) and sparse vectors of ``texts``, in input order."""

@@ -230,14 +230,16 @@ def test_closed_encoders_stop_their_readers_and_load_them_again_on_use() -> None
     texts = ["connection.queries lists the SQL run so far.", "Timeout 60", "QueryDict.popitem()"]
     others = set(threading.enumerate())  # (the session fixture's readers among them)
     two = Encoders(default_models_dir(), "offline", threads=2)
-    before = two.rerank(question, texts)
-    readers = [t for t in threading.enumerate() if t not in others and t.name.startswith("rerank")]
-    assert readers
-    two.close()
-    two.close()
-    assert not any(t.is_alive() for t in readers)
-    assert two.rerank(question, texts) == before
-    two.close()
+    try:
+        before = two.rerank(question, texts)
+        readers = [t for t in threading.enumerate() if t not in others and t.name.startswith("rerank")]
+        assert readers
+        two.close()
+        two.close()
+        assert not any(t.is_alive() for t in readers)
+        assert two.rerank(question, texts) == before
+    finally:
+        two.close()
 
 
 def test_model_mismatch_is_refused(tmp_path: Path, encoders: Encoders) -> None:

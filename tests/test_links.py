@@ -28,7 +28,7 @@ def test_a_link_points_to_the_document_ingest_named_for_its_target() -> None:
     assert linked_document("../../elsewhere.html", "ref/settings") is None
 
 
-def _piece(eid: str, quote: str, document_id: str, relevance: float) -> Evidence:
+def _piece(eid: str, quote: str, document_id: str, score: float, *, origin: str = "query") -> Evidence:
     return Evidence(
         id=eid,
         kind="corpus",
@@ -39,7 +39,10 @@ def _piece(eid: str, quote: str, document_id: str, relevance: float) -> Evidence
         section_path=None,
         page=None,
         quote=quote,
-        relevance=relevance,
+        origin=origin,
+        score=score,
+        # (during discovery only the request's own searches have a relevance; the rest are judged later)
+        relevance=score if origin == "query" else 0.0,
     )
 
 
@@ -60,6 +63,20 @@ def test_only_links_in_the_quote_lead_each_page_once_by_its_most_relevant_quote(
         ("lang_vacuum", "VACUUM: How do I shrink the file?", 7.0)
     ]
     assert find_links([faq], stored, asked_by={}) == []
+
+
+def test_a_quote_that_does_not_answer_and_links_not_in_its_words_lead_nowhere() -> None:
+    # A template question's quote on aggregate callbacks, found for a running total, scores -3.6: its link
+    # to sqlite3_result() is no lead, though its relevance is not judged yet (0.0).
+    callbacks = _piece("E1", "Then sqlite3_result() is called once.", "appfunc", -3.6, origin="plan")
+    small = _piece("E2", "The SQLite library is small.", "about", 4.0)
+    stored = {
+        "chunk-E1": "Then [sqlite3_result()](c3ref/result_blob.html) is called once.",
+        # links whose text is no word of the quote, or a single letter
+        "chunk-E2": "The SQLite library is small. Read [SQL](lang.html) [here](docs.html), or [a](x.html).",
+    }
+    asked = {"E1": "How do I compute a running total?", "E2": "How big is the library?"}
+    assert find_links([callbacks, small], stored, asked_by=asked, floor=-1.0) == []
 
 
 def _page(title: str, body: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
-from sleuth.agent.research.section_bounds import bound_sections
+from sleuth.agent.research.section_bounds import bound_sections, left_out
 from sleuth.agent.templates import TemplateLibrary
 
 
@@ -79,6 +79,10 @@ def test_a_section_holds_its_answers_what_is_always_cited_and_far_backbone_only_
     assert bounded["open_questions"] == []
     # The sections given are left as they were.
     assert len(key) == 11 and len(details) == 12
+    # What the run's events count as left out: the ask's seventh document only (the three key findings
+    # handed to the details are kept there).
+    written = {"key_findings": key, "details": details, "open_questions": []}
+    assert left_out(written, bounded) == {"key_findings": 0, "details": 1, "open_questions": 0}
 
 
 def test_far_backbone_fills_the_places_answers_leave() -> None:

@@ -304,7 +304,6 @@ class Discovery:
         held = self._held(list(pages))
         for page, (question, lead) in pages.items():
             if page in held:
-                self._followed.add(page)
                 ranked.append((lead.priority, question, lead))
         ranked.sort(key=lambda item: -item[0])
         writer = self.steps.lead_writer
@@ -340,6 +339,8 @@ class Discovery:
                 parent=question.id,
             )
             state.questions[child.id] = child
+            if lead.kind == "link" and lead.document_id:
+                self._followed.add(lead.document_id)  # (a page is followed once it is asked, not before)
             question.children.append(child.id)
             out.setdefault(question.id, []).append(child)
             taken += 1

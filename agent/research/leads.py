@@ -158,29 +158,30 @@ def find_links(
     linked page, named by the link's text; each page once, by its most relevant quote.
 
     ``markdown``: the stored text of the chunks the evidence was cut from, by chunk id (its links are gone
-    from the quote: a link counts when its text stands in the quote). ``floor``: the relevance a quote must
-    reach to send its reader on (a quote that does not answer points nowhere worth reading: the
-    "sqlite3_result()" of a page on aggregate callbacks, found for a running total)."""
+    from the quote: a link counts when its text stands in the quote as words of its own, two letters or
+    more). ``floor``: the score a quote must reach for the question that found it, to send its reader on (a
+    quote that does not answer points nowhere worth reading: the "sqlite3_result()" of a page on aggregate
+    callbacks, found for a running total). The score, not ``relevance``: during discovery only the
+    request's own searches have judged that yet."""
     best: dict[str, Lead] = {}
     for item in evidence:
         source = markdown.get(item.chunk_id or "")
         question = asked_by.get(item.id)
-        if (
-            item.kind != "corpus"
-            or not item.document_id
-            or not source
-            or not question
-            or item.relevance < floor
-        ):
+        if item.kind != "corpus" or not item.document_id or not source or not question or item.score < floor:
             continue
         for text, target in _LINK.findall(source):
             shown = " ".join(text.replace("`", "").replace("*", "").replace("\\", "").split())
             document = linked_document(target, item.document_id)
             # (a name in code is what a manual's links name most: "SESSION_COOKIE_AGE" is followed too)
-            if document is None or not any(c.isalpha() for c in shown) or shown not in item.quote:
+            if document is None or sum(c.isalpha() for c in shown) < 2 or not _stands_in(shown, item.quote):
                 continue
-            priority = 2.0 + item.relevance
+            priority = 2.0 + item.score
             if document not in best or priority > best[document].priority:
                 lead = Lead(f"{shown}: {question}", document, tuple(item.sections), priority, "link")
                 best[document] = lead
     return sorted(best.values(), key=lambda lead: -lead.priority)
+
+
+def _stands_in(words: str, text: str) -> bool:
+    """Whether ``words`` stand in ``text`` as words of their own ("SQL" is not in "SQLite")."""
+    return re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text) is not None

@@ -44,7 +44,7 @@ from sleuth.agent.research.query import usable_query
 from sleuth.agent.research.quotes import QuoteJudge
 from sleuth.agent.research.request import Request, understand
 from sleuth.agent.research.routing import route
-from sleuth.agent.research.section_bounds import bound_sections
+from sleuth.agent.research.section_bounds import bound_sections, left_out
 from sleuth.agent.research.sources import EvidenceSource
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps, extractive_steps
@@ -221,6 +221,7 @@ class ResearchRun:
         # leaves out); the findings sections show what their bounds hold.
         written_claims = findings
         findings = bound_sections(self.template, findings, evidence)
+        bounded = left_out(written_claims, findings)
         staleness = self.template.staleness(self.options.stale_days)
         now = datetime.now(UTC)
         written: list[Written] = []
@@ -256,13 +257,12 @@ class ResearchRun:
             status = section_status(
                 spec, claims, evidence, stale_after_days=staleness, now=now, unnamed=unnamed
             )
-            bounded = len(written_claims.get(spec.id, ())) - len(claims) if spec.kind != "summary" else 0
             yield self._event(
                 SynthesisDone,
                 section_id=spec.id,
                 claims=len(claims),
                 dropped=dropped[spec.id],
-                bounded=bounded,
+                bounded=bounded.get(spec.id, 0),
             )
             ids = cited(claims)
             facts = None

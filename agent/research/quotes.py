@@ -538,7 +538,7 @@ def _opens_on_a_name(sentence: str) -> bool:
 
 
 #: "e.g.", "i.e.": the middle of a sentence, never a name (not ``_ABBREVIATION``, the sentence splitter's).
-_LATIN = re.compile(r"^(?:e\.g|i\.e|cf|vs|etc)\.", re.I)
+_LATIN = re.compile(r"^(?:e\.g|i\.e|a\.k\.a|a\.m|p\.m|cf|vs|etc)\.", re.I)
 
 
 def _names_its_section(text: str, heading: Block, sentence: str) -> bool:

@@ -33,7 +33,7 @@ over are kept there (the key findings' answers outranked by backbone quotes had 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from sleuth.agent.report import Claim
@@ -100,3 +100,12 @@ def _role(claim: Claim, evidence: Mapping[str, Evidence]) -> Role:
     if any(e.pinned or e.always_cited or (e.backbone and e.search_rank is not None) for e in known):
         return "always"
     return "backbone" if any(e.backbone for e in known) else "answer"
+
+
+def left_out(
+    written: Mapping[str, Sequence[Claim]], bounded: Mapping[str, Sequence[Claim]]
+) -> dict[str, int]:
+    """How many of each section's written claims no section holds after ``bound_sections`` (a claim a full
+    section hands to its overflow section is kept, only elsewhere: it is not counted)."""
+    kept = {id(c) for claims in bounded.values() for c in claims}
+    return {section: sum(1 for c in claims if id(c) not in kept) for section, claims in written.items()}
