@@ -38,7 +38,10 @@ flattened with ``__`` for ``/``, ``command/install.html`` as ``command__install.
 search and index.html left out; ingest skips the 7 contents pages: 8,933 chunks) and bison-doc 3.8.2 (Debian
 non-free: the GNU Bison manual's node pages, usr/share/doc/bison-doc/html, 251 of them flat, the index of
 terms left out; ingest skips 32 redirects and the contents page) and m4-doc 1.4.19-3 (the GNU m4 manual's
-node pages, usr/share/doc/m4, 105 files flat; ingest skips the two index pages: 662 chunks); ingest each
+node pages, usr/share/doc/m4, 105 files flat; ingest skips the two index pages: 662 chunks) and
+python-pytest-doc 7.2.1-2 (pytest's Sphinx manual flattened with ``__`` for ``/``, ``how-to/cache.html`` as
+``how-to__cache.html``: 64 pages, _modules/, announce/, search, genindex, py-modindex and 404 left out;
+ingest skips 4 contents pages: 2,796 chunks); ingest each
 with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
