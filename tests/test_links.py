@@ -6,13 +6,13 @@ manual whose FAQ links to the page on the command, research, and the questions t
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
 
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.leads import find_links, linked_document
+from sleuth.agent.runs import SqliteRunStore
 from tests.test_cli import run
+from tests.test_research import _research
 
 
 def test_a_link_points_to_the_document_ingest_named_for_its_target() -> None:
@@ -108,26 +108,14 @@ def test_a_run_asks_the_linked_page_and_no_page_that_was_not_ingested(tmp_path: 
     )
     result = run(["ingest", str(corpus), "--index", str(tmp_path / "index")], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    result = run(
-        [
-            "research",
-            "How do I shrink the database file after deleting lots of data?",
-            "--template",
-            "brief",
-            "--index",
-            str(tmp_path / "index"),
-            "--offline",
-            "--json",
-        ],
-        cwd=tmp_path,
+    report = _research(
+        tmp_path, "How do I shrink the database file after deleting lots of data?", "--template", "brief"
     )
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
-    with sqlite3.connect(tmp_path / ".sleuth" / "runs" / "runs.sqlite") as db:
-        rows = db.execute(
-            "select body from events where run_id = ? and type = 'question_started'", (report["run_id"],)
-        ).fetchall()
-    asked = [json.loads(body)["question"] for (body,) in rows]
+    store = SqliteRunStore(tmp_path / ".sleuth" / "runs")
+    try:
+        asked = [e["question"] for e in store.events(report["run_id"]) if e["type"] == "question_started"]
+    finally:
+        store.close()
     followed = [q["text"] for q in asked if q["origin"] == "lead"]
     # the FAQ's link to the page on VACUUM is followed with the question; attic.html was never ingested
     assert "VACUUM: How do I shrink the database file after deleting lots of data?" in followed

@@ -18,7 +18,7 @@ from typing import Any
 
 from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted, RunEvent
 from sleuth.agent.research.admission import OWN_SEARCHES, Admission, new_evidence, weights
-from sleuth.agent.research.evidence import Evidence, Passage
+from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence, Passage
 from sleuth.agent.research.guards import whitespace_match
 from sleuth.agent.research.leads import Lead, find_leads, find_links
 from sleuth.agent.research.options import ResearchOptions
@@ -348,7 +348,7 @@ class Discovery:
 
     def _root(self, question: Question) -> Question:
         """The question a chain of leads started from (what a link's page is asked)."""
-        while question.origin in ("lead", "llm-lead") and question.parent in self.state.questions:
+        while question.origin in LEAD_ORIGINS and question.parent in self.state.questions:
             question = self.state.questions[question.parent]
         return question
 

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from sleuth.agent.research.evidence import Passage
+from sleuth.agent.research.evidence import LEAD_ORIGINS, Passage
 from sleuth.agent.research.plan import Question
 from sleuth.retrieval.encoders import SparseVector
 from sleuth.retrieval.provenance import Kind
@@ -20,7 +20,6 @@ from sleuth.retrieval.search import Searcher, SearchFilters, SearchHit
 from sleuth.retrieval.store.base import Fusion
 from sleuth.retrieval.web.service import WebChunk, WebSearch
 
-_LEADS = ("lead", "llm-lead")
 #: A question as the encoders gave it back: dense vector and sparse vector.
 QueryVectors = tuple[list[float], SparseVector]
 
@@ -130,7 +129,7 @@ class CorpusSource:
             return max(self.backbone_hits, QUERY_HITS)
         if question.origin in ("ask", "constraint"):
             return self.backbone_hits
-        if question.origin in ("lead", "llm-lead"):
+        if question.origin in LEAD_ORIGINS:
             # (asked inside the one page a link or a cross-reference points to, it reads that page as deep as
             # a section's question reads the corpus: the page is what the reader was sent to)
             return self.hits_per_question if question.document_id else max(1, self.hits_per_question // 2)
@@ -149,7 +148,10 @@ class CorpusSource:
         # Neighbours of each question's best hits, in one lookup: the sentence that answers is often just
         # across a chunk boundary.
         tops = [
-            h for q, hits in zip(questions, found, strict=True) if q.origin not in _LEADS for h in hits[:3]
+            h
+            for q, hits in zip(questions, found, strict=True)
+            if q.origin not in LEAD_ORIGINS
+            for h in hits[:3]
         ]
         expanded = {h.chunk_id: h.neighbours for h in self.searcher.with_neighbours(tops, 1)}
         dense = self._dense(questions, vectors, filters)
