@@ -12,7 +12,7 @@ from sleuth.agent.research.exclusions import (
     remainder,
     ruled_out,
 )
-from sleuth.agent.research.request import classify, understand
+from sleuth.agent.research.request import classify, understand, without_pages_wanted
 
 
 @pytest.mark.parametrize(
@@ -130,6 +130,30 @@ from sleuth.agent.research.request import classify, understand
         ("Why does git never use my SSH key?", [], "Why does git never use my SSH key?"),
         ("We never use transactions explicitly.", [], "We never use transactions explicitly."),
         ("Don't recommend C or Go.", [], "Don't recommend C or Go."),
+        # A kind of thing from outside is ruled out by a bare "no", and is said of each thing of its list;
+        # when ("this quarter") and where ("on these boxes") are no part of a thing; a word for any kind of
+        # thing ("software") is ruled out alone by nothing.
+        (
+            "Please stick to what ships with Sphinx itself, no third-party themes or plugins, and tell me "
+            "which pages to read.",
+            ["third-party themes", "third-party plugins"],
+            "Please stick to what ships with Sphinx itself, and tell me which pages to read.",
+        ),
+        ("We cannot add third-party plugins this quarter.", ["third-party plugins"], ""),
+        ("We cannot install RELP on these boxes.", ["RELP"], ""),
+        (
+            "The repository is hosted elsewhere, so we cannot install any server-side hooks or software; "
+            "everything runs on laptops.",
+            ["server-side hooks"],
+            "The repository is hosted elsewhere; everything runs on laptops.",
+        ),
+        # ... but a bare "no" elsewhere asks for an outcome.
+        (
+            "We want prev/next links, and no tiny last page with one book on it.",
+            [],
+            "We want prev/next links, and no tiny last page with one book on it.",
+        ),
+        ("It must run with no downtime.", [], "It must run with no downtime."),
     ],
 )
 def test_what_a_sentence_rules_out(sentence: str, things: list[str], rest: str) -> None:
@@ -168,6 +192,17 @@ def test_a_request_that_rules_things_out_searches_the_rest() -> None:
         "authenticators.\n\nHow do I configure the PLAIN mechanism with the plaintext authenticator?"
     )
     assert title(ticket) == "How do I configure the PLAIN mechanism with the plaintext authenticator?"
+    # A request for the pages to read asks the corpus nothing (the report cites its pages): not searched.
+    pages = understand(
+        "We document a Python library with Sphinx and use Google-style docstrings.\n\nWhich extension pulls "
+        "documentation out of docstrings? Please stick to what ships with Sphinx itself, no third-party "
+        "themes or plugins, and tell me which pages of the manual to read."
+    )
+    assert pages.asks == ["Which extension pulls documentation out of docstrings?"]
+    assert pages.constraints[-1] == "Please stick to what ships with Sphinx itself."
+    assert pages.excluded == ["third-party themes", "third-party plugins"]
+    named = "Please point me to the relevant directives and macros."
+    assert without_pages_wanted(named) == named
     # A short question is searched without what it rules out, too.
     short = understand("How do I configure completion in zsh? Please don't suggest compctl.")
     assert short.asks == ["How do I configure completion in zsh?"] and short.excluded == ["compctl"]

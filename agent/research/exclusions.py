@@ -21,13 +21,22 @@ from sleuth.agent.research.text import QUOTE_MARKS, STOPWORDS, named_things, pat
 
 __all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remainder", "ruled_out"]
 
+#: Words that make a kind of thing one from outside what the requester has ("third-party plugins",
+#: "external services"): ruled out by a bare "no", and said of each thing of the list they open ("no
+#: third-party themes or plugins" rules out third-party plugins, not every plugin).
+_OUTSIDE = r"third[- ]party|external|commercial|paid|proprietary|non-free|hosted|extra|additional"
+_OUTSIDE_WORD = re.compile(rf"^(?:{_OUTSIDE})$", re.I)
 #: A directive that rules out what follows it, up to the end of its clause (a "." between digits, as in
 #: "Exim 4.97", ends nothing).
 _RULES_OUT = re.compile(
     r"\b(?:(?:please\s+)?(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+(?:need\s+to\s+)?"
     r"(?:suggest(?:ing)?|recommend(?:ing)?|propose|mention|use|include|consider|advise|tell\s+(?:me|us)\s+to|"
     r"want\s+to\s+use|bother\s+with|cover|go\s+into)"
-    r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+use"
+    r"|(?:we|i)\s+(?:can't|cannot|can\s+not|won't|will\s+not|are\s+not\s+allowed\s+to|may\s+not)\s+"
+    r"(?:use|add|install|adopt|bring\s+in)"
+    # a bare "no" opening a clause rules out a kind of thing from outside ("..., no third-party themes or
+    # plugins"); elsewhere it asks for an outcome ("no downtime", "and no tiny last page")
+    r"|no(?=\s+(?:" + _OUTSIDE + r")\b)"
     r"|avoid\s+(?:suggesting|recommending)"
     r"|(?:also\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:also\s+)?)?not\s+interested\s+in"
     r"|(?:we|i)\s+(?:do\s+not|don't|dont)\s+need(?!\s+to\b)"
@@ -43,6 +52,8 @@ _OUT_OF_SCOPE = re.compile(
     r"(?:\s+(?:for\s+(?:us|me|now|this|them)|here|now|right\s+now|anyway))*",
     re.I,
 )
+#: Verbs that open an ask after a list of things ruled out.
+_ASKING = frozenset("tell show point explain give let help describe list recommend suggest".split())
 #: Words that open what is wanted after what is not ("..., only Linux", "..., but Postfix").
 _CONTRARY = frozenset("only just but except instead rather".split())
 #: "Leave X out", its things between the verb and "out" ("please leave RabbitMQ-specific advice out").
@@ -126,6 +137,17 @@ _TRAILING = frozenset(
 #: A phrase after a thing that says where or for what it is ruled out, no part of it ("for them", "in
 #: production").
 _PLACING = frozenset("for in on at with".split())
+#: Where, after a thing: "on these boxes", "in our cluster".
+_OURS = frozenset("these those our my the this that".split())
+#: Words that name any kind of thing, too general to leave out alone ("we cannot install any server-side hooks
+#: or software" rules out the hooks; every passage that speaks of software is no suggestion of it).
+_KINDS = frozenset(
+    "software tool tools package packages library libraries dependency dependencies service services "
+    "program programs thing things anything something".split()
+)
+#: When, after a thing: "this quarter", "next year".
+_THIS = frozenset("this next that".split())
+_PERIODS = frozenset("quarter year month week sprint release cycle".split())
 _PLACED = frozenset("them it this that these those us here there now production prod".split())
 
 
@@ -191,7 +213,11 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
                 end = offset + len(parts[k].rstrip())
                 break
             item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k], acting=acting)
-            if item is None and not (opening and opening[0].casefold() in _HOW and ruled):
+            if (
+                item is None
+                and not (opening and opening[0].casefold() in _HOW and ruled)
+                and not _kind(parts[k])
+            ):
                 break  # the list ends at what is no thing: the rest of the sentence is the rest
             if item is not None:  # (not "or from cron": another how of the thing before it)
                 ruled.append(item)
@@ -201,7 +227,7 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
             # every item a thing: why they are ruled out goes with them
             end = m.start("things") + len(text) if len(text) < len(m.group("things")) else m.end("things")
         if ruled:
-            out.append((start, end, ruled))
+            out.append((start, end, _outside_each(ruled)))
     for m in _LEAVE_OUT.finditer(sentence):
         if _soft_directive(sentence, m) and (thing := _thing(m.group("things"))) is not None:
             out.append((m.start(), m.end(), [thing]))
@@ -226,6 +252,27 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
     return sorted(out, key=lambda d: d[0])
 
 
+def _kind(item: str) -> bool:
+    """Whether ``item`` names only a kind of thing ("any software"): no thing, but no end of the list."""
+    kept = [w for w in item.casefold().split() if w not in _ARTICLES]
+    return len(kept) == 1 and kept[0] in _KINDS
+
+
+def _outside_each(ruled: list[Ruled]) -> list[Ruled]:
+    """A list opened by a thing from outside ("third-party themes or plugins"): the one-word things after it
+    are from outside too ("third-party plugins"; the requester's own plugins are not ruled out)."""
+    first = ruled[0].thing.split()
+    if len(first) < 2 or not _OUTSIDE_WORD.match(first[0]):
+        return ruled
+    return [
+        ruled[0],
+        *(
+            Ruled(f"{first[0]} {r.thing}", r.action) if r.thing.islower() and " " not in r.thing else r
+            for r in ruled[1:]
+        ),
+    ]
+
+
 def _clause_start(sentence: str, at: int) -> int:
     """Where the clause that holds ``at`` begins: after the last ";" or ":" before it, else the sentence's
     start (a comma joins the parts of one clause: "We tried Redis Sentinel, but do not want to use it")."""
@@ -247,6 +294,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     if _RULES_OUT.search(item):
         return None  # "... and don't suggest dnsdist": a directive of its own
     kept = item.split()
+    if kept and kept[0].casefold() in _ASKING:
+        return None  # "no third-party plugins, and tell me which pages to read": the rest asks
     if kept and kept[0].casefold() in _CONTRARY:
         return None  # "not interested in Windows, only Linux": what is wanted ends the list
     action = acting
@@ -260,6 +309,10 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         kept = kept[:-1]  # "don't suggest dnsdist either", "skip the systemd material entirely"
     if len(kept) > 2 and kept[-2].casefold() in _PLACING and kept[-1].casefold().rstrip(".,;") in _PLACED:
         kept = kept[:-2]  # "we cannot use HTML autoescaping for them", "Kafka in production"
+    if len(kept) > 3 and kept[-3].casefold() in _PLACING and kept[-2].casefold() in _OURS:
+        kept = kept[:-3]  # "we cannot install RELP on these boxes"
+    if len(kept) > 2 and kept[-2].casefold() in _THIS and kept[-1].casefold() in _PERIODS:
+        kept = kept[:-2]  # "we cannot add third-party plugins this quarter"
     how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
     if action and how is not None and len(kept) - how <= HOW_WORDS:
         kept = kept[:how]  # "dnssec-signzone by hand": how is no part of the thing acted on
@@ -270,7 +323,7 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     if len(kept) == 1:
         kept[0] = _ABOUT_IT.sub("", kept[0])  # "RabbitMQ-specific (advice)": RabbitMQ
     thing = " ".join(kept).strip(" " + QUOTE_MARKS)
-    if thing.casefold() in _NOT_THINGS:
+    if thing.casefold() in _NOT_THINGS | _KINDS:
         return None  # "Omit the details, just tell me how": what to leave out of the answer, not a thing
     if len(thing) < 3 or not any(w.casefold() not in STOPWORDS for w in words(thing)):
         return None  # "C", "Go": too short to tell from ordinary words
@@ -285,6 +338,7 @@ def remainder(sentence: str) -> str:
     for start, end, _ in reversed(_directives(sentence)):
         kept = f"{kept[:start]} {kept[end:]}"
     kept = re.sub(r"\s+([,;:.!?])", r"\1", " ".join(kept.split()))
+    kept = re.sub(r",?\s+(?:and|or|but|so)(?=[,;:.!?])", "", kept)  # "service, so; everything"
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
     kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
     kept = re.sub(r"\s*\(\s*\)", "", kept)  # "We have one server (please don't suggest ...) and ..."

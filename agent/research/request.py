@@ -53,7 +53,7 @@ _ASK = re.compile(
 _CONSTRAINT = re.compile(
     r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
     r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
-    r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version)\b",
+    r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|stick to)\b",
     re.I,
 )
 #: A role given to the assistant before an ask, up to its comma: "As a mail security engineer, please explain
@@ -69,6 +69,17 @@ _INSTRUCTION = re.compile(
     r"keep (?:it|the answer|your answer)|use (?:bullet|a table|markdown)|be (?:brief|concise)|"
     r"(?:write|give|provide) (?:me )?(?:a|an) (?:short |brief |concise )?(?:answer|summary|report|memo|"
     r"email|reply))",
+    re.I,
+)
+#: A request for the pages to read ("..., and tell me which pages of the manual to read", "please point me to
+#: the relevant pages of the manual so I can forward them to the team"): the report cites its pages whatever
+#: is asked, and a search for these words finds pages about anything else.
+_PAGES_WANTED = re.compile(
+    r"(?:[,;]?\s*\b(?:and|also)\s+|^)(?:please\s+)?(?:also\s+)?(?:tell|show|point|direct|refer)\s+(?:me|us)\s+"
+    r"(?:to\s+)?(?:which|what|the)\s+(?:relevant\s+|right\s+)?(?:pages?|sections?|chapters?|parts?)\b"
+    r"(?:\s+(?:of|in)\s+the\s+(?:manual|docs|documentation|guide|reference|handbook))?"
+    r"(?:\s+(?:to\s+read|(?:i|we)\s+should\s+read))?"
+    r"(?:,?\s+so\s+(?:that\s+)?(?:i|we)\s+[^.;!?]*)?",
     re.I,
 )
 _PLEASANTRY = re.compile(
@@ -155,6 +166,7 @@ def understand(text: str) -> Request:
     # the sentence is read as any other, and a sentence that only rules things out asks nothing.
     parts = [remainder(p) if excluded_things(p) else p for p in parts]
     parts = [p for p in parts if len(content_terms(p)) >= 2 or not excluded]
+    parts = [kept for p in parts if (kept := without_pages_wanted(p))]
     kinds = [classify(sentence) for sentence in parts]
     # A sentence that introduces the questions after it ("A few things I couldn't figure out from the man
     # page:") asks nothing itself: its words say what the request is about.
@@ -325,6 +337,17 @@ def _list_of_three(parts: list[str]) -> list[str]:
 def _depth(text: str, at: int) -> int:
     """How many parentheses are open at ``at`` (a list inside brackets is one item's detail)."""
     return max(0, text.count("(", 0, at) - text.count(")", 0, at))
+
+
+def without_pages_wanted(sentence: str) -> str:
+    """``sentence`` without its request for the pages to read (see ``_PAGES_WANTED``); "" when nothing else
+    is left."""
+    kept = _PAGES_WANTED.sub("", sentence).strip()
+    if kept == sentence.strip():
+        return sentence
+    if not content_terms(kept):
+        return ""
+    return kept[:1].upper() + kept[1:]
 
 
 def _only_thanks(sentence: str) -> bool:
