@@ -1716,6 +1716,18 @@ def test_a_quote_that_points_at_its_heading_names_it_in_its_claim() -> None:
     # A section's capitalised title is no name, nor a page's title that is no name before a colon.
     note = quote("Executes the program once per message.", "Note: performance > Purpose", "n")
     assert claim_of(groups([note])[0]).text == note.quote
+    # At the top of a page titled by a name in code and what it does, "this <kind>" is that name, whatever
+    # kind the title says; a quote that names it, or says no kind, is read as it stands.
+    autodoc = "sphinx.ext.autodoc - Include documentation from docstrings"
+    this = quote("This extension can import the modules you are documenting.", autodoc, "a")
+    claim = claim_of(groups([this])[0])
+    assert claim.text == f"sphinx.ext.autodoc — {this.quote}"
+    assert guard_claims([claim], {this.id: this}, GuardCounts()) == [claim]
+    for text in ("The autodoc extension can import modules.", "You can also enable the napoleon extension."):
+        alone = quote(text, autodoc, "a")
+        assert claim_of(groups([alone])[0]).text == alone.quote
+    titled = quote("This extension can import modules.", "Documenting code - A tutorial", "t")
+    assert claim_of(groups([titled])[0]).text == titled.quote
 
 
 def test_a_quote_about_a_person_by_pronoun_only_names_the_person() -> None:

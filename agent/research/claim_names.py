@@ -50,6 +50,9 @@ _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 #: A page titled by the name of what it documents, a colon and what that is ("omprog: Program integration
 #: Output module", "imfile: Text File Input Module").
 _PAGE_NAME = re.compile(r"^([a-z][\w.-]*):\s+\S")
+#: ... or by that name, a dash and what it does ("sphinx.ext.autodoc - Include documentation from docstrings",
+#: "os.path — Common pathname manipulations"): the name is one in code (a dot or an underscore in it).
+_PAGE_CODE_NAME = re.compile(r"^([a-z][\w-]*(?:[._][\w-]+)+)\s+[-–—]\s+\S")
 #: A heading of at most this many words is a name a claim may take.
 NAME_WORDS = 5
 
@@ -112,6 +115,14 @@ def pointed_at(evidence: Evidence) -> str | None:
         return None  # the quote opens with the term it describes
     quote = " ".join(evidence.quote.split())
     if not (named or listed or page):
+        top = _PAGE_CODE_NAME.match(path[0]) if len(path) == 1 else None
+        if top is not None and (_THIS_KIND.match(quote) or _WITH_THIS_KIND.match(quote)):
+            # At the top of a page titled by a name in code, "this <kind>" is the page's thing: "This
+            # extension can import the modules you are documenting" under "sphinx.ext.autodoc - Include
+            # documentation from docstrings" is autodoc, whatever kind the title says.
+            name = top.group(1)
+            last = re.escape(re.split(r"[._]", name)[-1])  # ("This extension (autodoc) ..." names it)
+            return None if re.search(rf"(?<![\w.-]){last}(?![\w-])", quote, re.I) else name
         return _kind_named(quote, path)  # no heading is a name, but one may say the kind "this" points at
     if (named or listed) and _names_itself(quote, heading):
         return None
