@@ -2864,6 +2864,39 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     assert [g.items[0].id for g in select(groups(scored), 3)] == ["E1", "E2", "E3"]
 
 
+def test_a_change_logs_claim_names_its_release() -> None:
+    """Sphinx's change log: "#3195: Can not build in parallel", read alone in a due diligence's findings, is
+    a limitation of today's Sphinx; the change log says it was fixed in 1.5.1. Its claim names the release
+    and the part of it the quote stands in, and the guards accept those headings as the source's words."""
+    from sleuth.agent.research.history import release_of  # noqa: PLC0415
+    from sleuth.agent.research.synthesis import claim_of, groups  # noqa: PLC0415
+
+    fixed = Evidence(
+        id="E1", chunk_id="c1", document_id="changes", title="Changelog — Sphinx documentation",
+        section_path="Changelog > Release 1.5.1 (released Dec 13, 2016) > Bugs fixed",
+        quote="#3195: Can not build in parallel", score=1.0,
+    )  # fmt: skip
+    claim = claim_of(groups([fixed])[0])
+    assert (
+        claim.text == "Release 1.5.1 (released Dec 13, 2016), Bugs fixed — #3195: Can not build in parallel"
+    )
+    assert guard_claims([claim], {fixed.id: fixed}, GuardCounts()) == [claim]
+    # SQLite's release history: the release's heading alone; a quote that names its release is read as is.
+    sqlite = fixed.model_copy(
+        update={
+            "title": "Release History Of SQLite",
+            "section_path": "Release History > 2015-01-20 (3.8.8.1)",
+        }
+    )
+    assert release_of(sqlite) == "2015-01-20 (3.8.8.1)"
+    assert release_of(sqlite.model_copy(update={"quote": "Version 3.8.8.1 fixes a bug."})) is None
+    # A manual's section with a number in its heading, or a superseded form, is no release.
+    manual = fixed.model_copy(update={"title": "Limits", "section_path": "Limits > 3.8 Length of a string"})
+    assert release_of(manual) is None
+    legacy = manual.model_copy(update={"quote": "This signature is for compatibility only."})
+    assert release_of(legacy) is None
+
+
 def test_a_quote_that_names_more_is_not_hidden_under_a_short_one() -> None:
     """A central backup server's page: "There is only one ssh key per client allowed." and the forced command
     that restricts each key share "key" and "client"; the second names the options that answer the question

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from sleuth.agent.report import Claim
 from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.history import release_of
 from sleuth.agent.research.text import named_things, numbers, path_parts, term_set, words
 
 _CLAIM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
@@ -136,9 +137,10 @@ def _filler(text: str, quotes: Sequence[str]) -> bool:
     return len(words(text)) > MAX_LENGTH_RATIO * evidence_words + 12
 
 
-def _page_and_heading(evidence: Evidence) -> tuple[str, str]:
-    """The first and the last heading a quote stands under (the page's title, its section's heading): what a
-    claim may name besides its quote (see ``claim_names.pointed_at``); never the headings between, whose
-    numbers and names are about other parts of the page."""
+def _page_and_heading(evidence: Evidence) -> tuple[str, str, str]:
+    """The first and the last heading a quote stands under (the page's title, its section's heading), and in a
+    change log the release it stands in (``history.release_of``): what a claim may name besides its quote
+    (see ``claim_names.pointed_at``); never the other headings between, whose numbers and names are about
+    other parts of the page."""
     parts = path_parts(evidence.section_path)
-    return parts[0], parts[-1] if len(parts) > 1 else ""
+    return parts[0], parts[-1] if len(parts) > 1 else "", release_of(evidence) or ""

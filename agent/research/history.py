@@ -23,7 +23,7 @@ import re
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import path_parts
 
-__all__ = ["asks_about_changes", "is_history"]
+__all__ = ["asks_about_changes", "is_history", "release_of"]
 
 _VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
 _DATE = r"(?:19|20)\d\d-\d\d-\d\d"
@@ -77,3 +77,29 @@ def is_history(evidence: Evidence) -> bool:
 def asks_about_changes(request: str) -> bool:
     """Whether the request asks what changed (a version's news, an upgrade, a deprecation)."""
     return bool(_CHANGE_ASKED.search(request))
+
+
+#: A heading that names a release: a version or a date in it ("Release 1.5 (released Dec 5, 2016)",
+#: "2015-01-20 (3.8.8.1)", "What's new in Django 3.2").
+_RELEASE = re.compile(rf"(?<![\w.]){_VERSION}(?![\w.])|{_DATE}")
+#: A heading of at most this many words is a release's part a claim may name ("Bugs fixed", "Incompatible
+#: changes").
+_PART_WORDS = 4
+
+
+def release_of(evidence: Evidence) -> str | None:
+    """The release a change log's passage stands in, as its headings say ("Release 1.5 (released Dec 5,
+    2016), Bugs fixed"), when the quote does not say it: read alone, "#3195: Can not build in parallel" is a
+    limitation of today's program, when the change log says it was fixed in 1.5. None for any other passage
+    (a superseded form, an exercise) and for a release's own opening words."""
+    parts = path_parts(evidence.section_path)
+    if not any(_LABEL.search(p.strip()) or _DATED.search(p) for p in [evidence.title or "", *parts]):
+        return None
+    at = max((k for k, p in enumerate(parts) if _RELEASE.search(p)), default=None)
+    if at is None:
+        return None
+    release = parts[at].strip()
+    if any(v in evidence.quote for v in _RELEASE.findall(release)):
+        return None  # the quote names its release
+    below = parts[-1].strip() if at < len(parts) - 1 else ""
+    return f"{release}, {below}" if below and len(below.split()) <= _PART_WORDS else release

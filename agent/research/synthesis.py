@@ -31,7 +31,7 @@ from sleuth.agent.research.claim_names import heading_of, person_named, pointed_
 from sleuth.agent.research.claim_text import OVERLAP_WORDS, SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
 from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence
-from sleuth.agent.research.history import asks_about_changes, is_history
+from sleuth.agent.research.history import asks_about_changes, is_history, release_of
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import (
     measures,
@@ -578,7 +578,7 @@ def claim_of(group: Group) -> Claim:
     Django" is no fuller form of "Django's default behavior is to run in autocommit mode")."""
     fullest = _shown(group.items)
     text = one_line(fullest.quote, fullest.code_at)
-    named = pointed_at(fullest) or person_named(fullest)
+    named = pointed_at(fullest) or person_named(fullest) or release_of(fullest)
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
 
 
