@@ -23,7 +23,7 @@ import re
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import path_parts
 
-__all__ = ["asks_about_changes", "is_history", "release_of"]
+__all__ = ["asks_about_changes", "in_change_log", "is_history", "release_of"]
 
 _VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
 _DATE = r"(?:19|20)\d\d-\d\d-\d\d"
@@ -68,10 +68,14 @@ _SUPERSEDED = re.compile(
 def is_history(evidence: Evidence) -> bool:
     """Whether the passage stands in a history of changes, by its title or a heading above it, or says that
     the form it describes is superseded."""
+    return in_change_log(evidence) or bool(_SUPERSEDED.search(evidence.quote))
+
+
+def in_change_log(evidence: Evidence) -> bool:
+    """Whether the passage stands in a history of changes (or a manual's exercises), by its title or a
+    heading above it: what it says was so in a release, not what the program is or does today."""
     labels = [evidence.title or "", *path_parts(evidence.section_path)]
-    return any(
-        _LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip()
-    ) or bool(_SUPERSEDED.search(evidence.quote))
+    return any(_LABEL.search(label.strip()) or _DATED.search(label) for label in labels if label.strip())
 
 
 def asks_about_changes(request: str) -> bool:
@@ -92,9 +96,9 @@ def release_of(evidence: Evidence) -> str | None:
     2016), Bugs fixed"), when the quote does not say it: read alone, "#3195: Can not build in parallel" is a
     limitation of today's program, when the change log says it was fixed in 1.5. None for any other passage
     (a superseded form, an exercise) and for a release's own opening words."""
-    parts = path_parts(evidence.section_path)
-    if not any(_LABEL.search(p.strip()) or _DATED.search(p) for p in [evidence.title or "", *parts]):
+    if not in_change_log(evidence):
         return None
+    parts = path_parts(evidence.section_path)
     at = max((k for k, p in enumerate(parts) if _RELEASE.search(p)), default=None)
     if at is None:
         return None
