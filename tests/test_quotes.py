@@ -656,6 +656,15 @@ def test_a_short_ask_that_points_back_is_asked_with_the_sentence_before_it() -> 
     opened = [a for a in hooks.asks if a.startswith("Second, we want our test suite")]
     assert opened and "Which hook does that" in opened[0]
     assert not any("runbook" in q for q in hooks.searches)
+    # ... and within one sentence: a clause that points back is asked with what the clause before it is
+    # about, not with the request's subject, nor with the role the sentence gives ("act as ...").
+    within = understand(
+        "We are moving our company handbook, four hundred pages of Word files, to Sphinx. Our writers are no "
+        "developers.\n\nCould you act as our docs consultant and tell me whether Sphinx can produce PDF "
+        "output as well as HTML, what it needs installed for that, and how translations are handled?"
+    )
+    pdf = [a for a in within.asks if a.startswith("What it needs installed for that")]
+    assert pdf and "PDF" in pdf[0] and "consultant" not in pdf[0]
     # ... but a thank-you that goes on to ask is an ask.
     assert classify("Thanks in advance, we need to know which hook runs before a push.") == "ask"
     # "a list of" is a noun, no ask to list: a ticket's context is no ask (nor its report's title).

@@ -197,7 +197,15 @@ def understand(text: str) -> Request:
                     asks.pop()
                 asks.append(f"{previous} {sentence}")
             else:
-                asks.extend(_standalone(clause, subject, alone=len(held) == 1) for clause in held)
+                before = ""
+                for clause in held:
+                    if before and leans_back(clause):
+                        # ... and within one sentence, as after a sentence ("can Sphinx produce PDF output as
+                        # well as HTML, and what does it need installed for that?": that is PDF output).
+                        asks.append(f"{clause} ({subject_of(_ROLE_GIVEN.sub('', before), limit=4)})")
+                    else:
+                        asks.append(_standalone(clause, subject, alone=len(held) == 1))
+                    before = clause
         elif kind == "constraint":
             constraints.append(_standalone(sentence, subject))
         if kind in ("ask", "constraint", "context"):
@@ -382,6 +390,15 @@ def classify(sentence: str) -> str:
 _ROLE = re.compile(
     rf"^(?:you are|you're|act as|{_AS_ROLE}|pretend|imagine you)"
     r"[^,;:]*[,;:]\s*(?P<rest>.+)$",
+    re.I,
+)
+
+
+#: A role given to the assistant inside a sentence, up to the verb that asks ("Could you act as our security
+#: liaison and tell me how ..."): no part of what the sentence is about.
+_ROLE_GIVEN = re.compile(
+    r"\b(?:act|acting|serve|answer)\s+as\s+(?:an?|our|my|the)\s+(?:[\w-]+\s+){0,4}?(?:and\s+)?"
+    r"(?=(?:tell|explain|describe|give|help|advise|walk|list|summari[sz]e|outline|write|show)\b)",
     re.I,
 )
 
