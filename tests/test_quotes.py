@@ -597,6 +597,14 @@ def test_tables_quote_as_they_read() -> None:
             "The FATAL_ERROR",
             "before project().",
         ),
+        # "The former" and "the latter" are the things the sentence before named (Sphinx's Docker images).
+        (
+            "Two images are published, sphinxdoc/sphinx and sphinxdoc/sphinx-latexpdf. Former one is used for "
+            "standard usage of Sphinx, and latter one is mainly used for PDF builds using LaTeX.",
+            "Former one",
+            "Two images",
+            "using LaTeX.",
+        ),
     ],
 )
 def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it(

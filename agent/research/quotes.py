@@ -64,7 +64,7 @@ _ABBREVIATION = re.compile(
 _POINTING_WORDS = (
     r"(?!(?-i:[A-Z]{2,})\b)"
     r"(?:it|its|this|these|they|their|he|she|his|her|such|those|that|another|however|thus|therefore|hence|"
-    r"then|but|or|and|so|yet|"
+    r"then|but|or|and|so|yet|(?:the\s+)?(?:former|latter)|"
     r"also|moreover|furthermore|similarly|likewise|instead|otherwise|consequently|nevertheless|nonetheless|"
     r"in\s+contrast|by\s+contrast|in\s+addition|as\s+a\s+result|on\s+the\s+other\s+hand|in\s+this\s+case|"
     r"for\s+this\s+reason|in\s+that\s+case|conversely|doing\s+so|by\s+doing\s+so|besides|"
