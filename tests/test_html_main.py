@@ -604,3 +604,21 @@ def test_a_list_whose_items_hold_code_reads_as_steps_with_their_code() -> None:
         "http://127.0.0.1/bullets.html",
     ).markdown
     assert "- Set the size:\n\n```\npool_size=5\n```\n\n- Or leave it." in markdown
+
+
+def test_a_menu_hidden_until_clicked_is_no_text_of_the_page() -> None:
+    """HAProxy's manual links a keyword inside its prose with a Bootstrap dropdown: the reader sees "bind";
+    the menu under it ("This keyword is available in sections : Log forwarding, Peers, ...") opens only on a
+    click. Read as text, it ran into every sentence that named a keyword: "for "timeout connectThis keyword
+    is available in sections :RingsAlphabetically sorted keywords reference" to expire"."""
+    page = (
+        b'<html><head><title>HAProxy</title></head><body><div id="content"><h1>HAProxy</h1>'
+        b'<pre class="text">Spreads the incoming traffic to all threads a &quot;<span class="dropdown">'
+        b'<a class="dropdown-toggle" data-toggle="dropdown" href="#">bind<span class="caret"></span></a>'
+        b'<ul class="dropdown-menu"><li class="dropdown-header">This keyword is available in sections :</li>'
+        b'<li><a href="#bind%20%28Peers%29">Peers</a></li></ul></span>&quot; line is allowed to run on.\n'
+        b"This option is enabled by default.\n</pre></div></body></html>"
+    )
+    markdown = convert_bytes(page, "http://127.0.0.1/configuration.html").markdown
+    assert 'a "bind" line is allowed to run on.' in " ".join(visible_text(markdown).text.split())
+    assert "available in sections" not in markdown and "Peers" not in markdown

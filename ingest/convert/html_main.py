@@ -60,7 +60,10 @@ _BOILERPLATE = re.compile(
     r"^(?:nav|navbar|navigation|navheader|navfooter|nav-panel|navbox|breadcrumbs?|sidebar|sphinxsidebar|"
     r"sphinxsidebarwrapper|related|localtoc|globaltoc|toc|toctree-wrapper|table-of-contents|pagination|"
     r"prev-next|footer|copyright|cookie|cookies|consent|gdpr|share|social|skip-link|skiplink|headerlink|"
-    r"edit-on-github|advert|ads|quickview|page-header|site-header|site-footer|menu|topbar|bottombar)$",
+    r"edit-on-github|advert|ads|quickview|page-header|site-header|site-footer|menu|topbar|bottombar|"
+    # a menu hidden until its toggle is clicked (Bootstrap's, inline in HAProxy's manual: "bind" opens "This
+    # keyword is available in sections : Log forwarding, Peers, ..."); the toggle's text stays
+    r"dropdown-menu)$",
     re.I,
 )
 _ADMONITION = re.compile(
