@@ -599,8 +599,8 @@ def test_tables_quote_as_they_read() -> None:
         ),
         # "The former" and "the latter" are the things the sentence before named (Sphinx's Docker images).
         (
-            "Two images are published, sphinxdoc/sphinx and sphinxdoc/sphinx-latexpdf. Former one is used for "
-            "standard usage of Sphinx, and latter one is mainly used for PDF builds using LaTeX.",
+            "Two images are published, sphinxdoc/sphinx and sphinxdoc/sphinx-latexpdf. Former one is used "
+            "for standard usage of Sphinx, and latter one is mainly used for PDF builds using LaTeX.",
             "Former one",
             "Two images",
             "using LaTeX.",
@@ -2609,6 +2609,21 @@ def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
         "set server <backend>/<server> state [ ready | drain | maint ]\n\nForce a server's state."
     )
     assert state == "set server <backend>/<server> state [ ready | drain | maint ] — Force a server's state."
+    # Several term lines over one description are its terms, all of them ("downinter <delay> — The "inter"
+    # parameter sets ..." named the wrong one); a later sentence of the description that does not name its
+    # term is quoted from the term on ("Round-robin is performed ..." is leastconn's, not round-robin's).
+    grouped = readable(
+        "inter &lt;delay&gt;\n\nfastinter &lt;delay&gt;\n\ndowninter &lt;delay&gt;\n\n"
+        'The "inter" parameter sets the interval between two consecutive health checks to &lt;delay&gt; '
+        "milliseconds.\n\nleastconn\n\nThe server with the lowest number of connections receives the "
+        "connection. Round-robin is performed within groups of servers of the same load. Use of this "
+        "algorithm is recommended where very long sessions are expected, such as LDAP or SQL."
+    )
+    claims = [one_line(q) for q in quoted(grouped)]
+    grouped_terms = 'inter <delay>, fastinter <delay>, downinter <delay> — The "inter"'
+    assert any(c.startswith(grouped_terms) for c in claims)
+    assert not any(c.startswith(("Round-robin", "Use of this")) for c in claims)
+    assert any(c.startswith("leastconn — The server") and c.endswith("such as LDAP or SQL.") for c in claims)
     # A paragraph further down is no description of the term; a title over a paragraph is no term either.
     assert any(q.startswith("In the statistics page") for q in quotes)
     titled = readable("Planning the migration\n\nMark every server that takes traffic before you begin.")

@@ -14,7 +14,7 @@ from itertools import pairwise
 from sleuth.agent.research.code_lines import split_code
 from sleuth.agent.research.quotes import labels_only
 from sleuth.agent.research.text import STOPWORDS
-from sleuth.ingest.term_lines import defined_name
+from sleuth.ingest.term_lines import defined_name, is_term_line
 
 __all__ = ["OVERLAP_WORDS", "SENTENCE_BREAK", "flat", "one_line"]
 
@@ -65,7 +65,13 @@ def _one_line(quote: str) -> str:
         terms = 1
         # (a definition's line, "Directive: %define lr.type type", names one thing: the list under it is
         # its description)
-        while terms < len(lines) - 1 and _names_a_term(lines[terms]) and defined_name(lines[0]) is None:
+        # ... and so are term lines one over the other, one description under them all (HAProxy's "inter
+        # <delay>", "fastinter <delay>", "downinter <delay>")
+        while (
+            terms < len(lines) - 1
+            and (_names_a_term(lines[terms]) or (is_term_line(lines[0]) and is_term_line(lines[terms])))
+            and defined_name(lines[0]) is None
+        ):
             terms += 1
         if _names_a_term(lines[terms]):
             terms = 1  # a list of short items, no description: only the first line is a term

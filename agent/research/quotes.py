@@ -40,7 +40,7 @@ from sleuth.agent.research.text import (
     words,
 )
 from sleuth.ingest.contextualize import contextualize
-from sleuth.ingest.term_lines import TERM_WORDS, defined_name, is_term_line
+from sleuth.ingest.term_lines import TERM_WORDS, defined_name, is_term_line, signature_name
 from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote of sentences, in characters (a sentence with what it introduces may reach
@@ -486,9 +486,14 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 first = blocks[record].start
             elif leant_on is not None and stop - leant_on <= MAX_QUOTE_CHARS:
                 first = leant_on
-            elif term is not None and stop - term <= MAX_QUOTE_CHARS:
+            elif (
+                term is not None
+                and stop - term <= MAX_QUOTE_CHARS
+                and (block.kind != "paragraph" or not _names_term(text[first:stop], text[term : block.start]))
+            ):
                 # A sentence of a description too long to quote whole, under the term it describes:
-                # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on.
+                # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on (a
+                # paragraph's sentence that names its term says so itself: 'The "inter" parameter sets ...').
                 first = term
             out.append(Window(first, stop, "sentence", continues=stop > own_end))
             if i == len(spans) - 1 and stop == e and k + 1 < len(blocks) and blocks[k + 1].kind == "code":
@@ -687,13 +692,36 @@ def _described_by(text: str, blocks: Sequence[Block], k: int, *, fits: bool = Tr
     return None
 
 
+def _names_term(sentence: str, terms: str) -> bool:
+    """Whether ``sentence`` names one of the ``terms`` (term lines) by its first word ("inter" of "inter
+    <delay>", "jinja2.PackageLoader" of its signature, as the name's last part: "PackageLoader")."""
+    for line in terms.splitlines():
+        name = signature_name(line) or (line.split() or [""])[0]
+        name = re.split(r"[.:]", name.strip("<>[]()\"'`*"))[-1]
+        if name and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence):
+            return True
+    return False
+
+
 def _term_start(text: str, blocks: Sequence[Block], k: int) -> int | None:
     """Where the term (or the terms) that ``blocks[k]`` describes start, when it is a description indented
     under them (see ``_described_by``; this one at any length)."""
     block = blocks[k]
-    if block.kind != "item" or k == 0:
+    if k == 0:
         return None
     above = blocks[k - 1]
+    if (
+        block.kind == above.kind == "paragraph"
+        and is_term_line(text[above.start : above.end])
+        and not is_term_line(text[block.start : block.end])
+    ):
+        # A paragraph under its term lines (HAProxy's "leastconn" over "The server with the lowest number of
+        # connections receives the connection. Round-robin is performed within groups of servers ... Use of
+        # this algorithm is recommended where very long sessions are expected"): its later sentences are the
+        # term's too.
+        return blocks[_first_term(text, blocks, k - 1)].start
+    if block.kind != "item":
+        return None
     if not (above.depth < block.depth and _is_term_like(text, above)):
         return None
     i = k - 1
@@ -783,8 +811,11 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     if is_term_line(previous.text[last.start : last.end]):
         # The chunk before ends on the term this chunk's opening describes (GNU Awk's "strftime([format [,
         # timestamp [, utc-flag] ] ])" over "Format the time specified by timestamp ..."): the description
-        # names nothing without it, pointing back or not.
-        return last.start if len(previous.text) - last.start <= room else None
+        # names nothing without it, pointing back or not (nor without the terms above it that it describes
+        # too, when they fit).
+        first = previous.blocks[_first_term(previous.text, previous.blocks, len(previous.blocks) - 1)].start
+        start = first if len(previous.text) - first <= room else last.start
+        return start if len(previous.text) - start <= room else None
     spans = _sentences(previous.text, last.start, last.end)
     if not spans:
         return None
@@ -974,6 +1005,26 @@ def _reached_back(
     return first
 
 
+#: Term lines that one description may stand under (HAProxy's "inter <delay>", "fastinter <delay>" and
+#: "downinter <delay>" over "The "inter" parameter sets the interval between two consecutive health checks").
+TERM_LINES = 4
+
+
+def _first_term(text: str, blocks: Sequence[Block], k: int) -> int:
+    """The first of the term lines that end at block ``k`` (itself a term line): the terms one description
+    stands under; read from its last term alone, "downinter <delay> — The "inter" parameter sets ..." names
+    the wrong one."""
+    first = k
+    while (
+        first > 0
+        and k - first + 1 < TERM_LINES
+        and blocks[first - 1].kind == "paragraph"
+        and is_term_line(text[blocks[first - 1].start : blocks[first - 1].end])
+    ):
+        first -= 1
+    return first
+
+
 def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
     """Where the last sentence of the paragraph before block ``k`` starts, when block ``k`` opens by pointing
     back ("Another way to overcome the limitation is ..."): that sentence is what it leans on. A term line
@@ -985,7 +1036,9 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
     sentence = text[opening[0] : opening[1]]
     record = blocks[k - 1].kind == "row" and _THIS_TERM.search(sentence) is not None
     if blocks[k - 1].kind == "paragraph" and is_term_line(text[blocks[k - 1].start : blocks[k - 1].end]):
-        return blocks[k - 1].start
+        if is_term_line(text[blocks[k].start : blocks[k].end]):
+            return blocks[k - 1].start  # (a description in a term's form, "format as RFC 3339 date")
+        return blocks[_first_term(text, blocks, k - 1)].start
     if not (_BACK_REFERENCE.match(sentence) or record):
         return None
     if blocks[k - 1].kind == "row":
