@@ -224,6 +224,12 @@ def test_evidence_is_about_a_thing_ruled_out_or_names_it_in_passing() -> None:
     mysql = Exclusions(["MySQL"])
     assert mysql.about("We migrate the data.", title="Migrating from MySQL to PostgreSQL") is None
     assert mysql.about("It stores rows.", heading="Databases > The MySQL backend") == "MySQL"
+    # ... but the request's own subject beside the thing is no other thing: a request about HAProxy that
+    # rules out Lua scripts rules out the page "How Lua runs in HAProxy".
+    lua = Exclusions(ruled_out("Don't suggest Lua scripts."), subject="HAProxy two client counter HTTP")
+    said = "For HTTP streams, HAProxy assumes a response was already sent. From the Lua actions point of view"
+    assert lua.about(said) is None and lua.about(said, title="How Lua runs in HAProxy") == "Lua scripts"
+    assert Exclusions(["Lua scripts"]).about(said, title="How Lua runs in HAProxy") is None
     # An action ruled out ("don't tell me to change DNS") rules out what opens with it, not a chapter on DNS.
     action = Exclusions(ruled_out("Don't tell me to change DNS."))
     assert action.about("The lookup is done by the dnslookup router.", heading="DNS lookups") is None

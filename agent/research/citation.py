@@ -33,7 +33,7 @@ class Citation:
         self.request = request
         self.sources = sources
         self.judge = judge
-        self.exclusions = Exclusions(request.ruled)
+        self.exclusions = Exclusions(request.ruled, subject=request.subject)
 
     def source_texts(self, items: Sequence[Evidence]) -> dict[str, str | None]:
         """The visible text each quote must stand in, read again from the source that gave it (a quote that

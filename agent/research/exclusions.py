@@ -435,8 +435,11 @@ def _labels(heading: str | None, title: str | None) -> list[str]:
 class Exclusions:
     """The things a request rules out, and which evidence is about one of them."""
 
-    def __init__(self, ruled: Sequence[Ruled | str]) -> None:
+    def __init__(self, ruled: Sequence[Ruled | str], *, subject: str = "") -> None:
+        """``subject``: what the request is about ("HAProxy two client counter HTTP"): a heading that names
+        a thing ruled out and the request's own subject ("How Lua runs in HAProxy") is about the thing."""
         items = [r if isinstance(r, Ruled) else Ruled(r) for r in ruled]
+        self.subject = _normal(subject)
         self.ruled = list(dict.fromkeys(items))
         self.things = [r.thing for r in self.ruled]
         self._forms = [(r, self._forms_of(r.thing)) for r in self.ruled]
@@ -508,13 +511,12 @@ class Exclusions:
         # dnssec-keygen to create the keys and dnssec-signzone to sign the zone").
         return named[0] if len(named) >= 2 else None
 
-    @staticmethod
-    def _is_about(label: str | None, ruled: Ruled, forms: Sequence[str]) -> bool:
+    def _is_about(self, label: str | None, ruled: Ruled, forms: Sequence[str]) -> bool:
         if not label:
             return False
         last = path_parts(label)[-1]
         if not any(f" {form} " in _normal(last) for form in forms):
             return False
-        names = {n.casefold() for n in named_things(last)}
+        names = {n.casefold() for n in named_things(last) if f" {_normal(n).strip()} " not in self.subject}
         own = _normal(ruled.thing).strip()
         return all(_normal(n).strip() in own or own in _normal(n).strip() for n in names)
