@@ -2829,6 +2829,11 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     other = quoted("faq", "The default checkpoint interval is 10 minutes on slow disks.")
     assert not conflicts(groups([manual, history]))
     assert conflicts(groups([manual, other]))
+    # Numbers that name things are no values of one measure: HAProxy's deny rule returns "HTTP 403", an
+    # error in a Lua action "HTTP 400"; two different answers, no disagreement.
+    deny = quoted("configuration", "By default an HTTP 403 error is returned to the client by the deny rule.")
+    lua = quoted("lua", "On an error in the action, an HTTP 400 error is returned to the client.")
+    assert not conflicts(groups([deny, lua]))
 
 
 def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> None:

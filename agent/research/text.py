@@ -100,12 +100,22 @@ _MEASURE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(%|[^\W\d_]+)", re.UNIC
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d|2100)(?!\d)")
 
 
+#: Words before a number that make it a name, not a quantity: "HTTP 403 error", "RFC 3339 date", "port 80",
+#: "chapter 12". Two such names are two things, never two values of one measure.
+_NAMED_BY_NUMBER = re.compile(
+    r"\b(?:https?|status|code|error|rfc|port|version|chapter|section|step|line|page|level|rule|table|figure|"
+    r"issue|bug|pep|iso|type|class|mode|no|number|option|signal|exit)\s*#?$",
+    re.I,
+)
+
+
 def measures(text: str) -> dict[str, set[str]]:
-    """Numbers by the unit word after them: "38 percent" -> {"percent": {"38"}}; years are not measures."""
+    """Numbers by the unit word after them: "38 percent" -> {"percent": {"38"}}; years are not measures, nor
+    numbers that name a thing ("HTTP 403 error", "port 80 traffic": ``_NAMED_BY_NUMBER``)."""
     out: dict[str, set[str]] = {}
     for m in _MEASURE.finditer(text):
         value, unit = m.group(1).replace(",", ""), m.group(2).lower()
-        if _YEAR.fullmatch(value) or unit in STOPWORDS:
+        if _YEAR.fullmatch(value) or unit in STOPWORDS or _NAMED_BY_NUMBER.search(text, 0, m.start()):
             continue
         out.setdefault("%" if unit in ("%", "percent", "per") else unit, set()).add(value)
     return out
