@@ -154,6 +154,12 @@ from sleuth.agent.research.request import classify, understand, without_pages_wa
             "We want prev/next links, and no tiny last page with one book on it.",
         ),
         ("It must run with no downtime.", [], "It must run with no downtime."),
+        # A spaced dash opens a clause as a comma does.
+        (
+            "We must keep our servers - do not suggest Varnish or nginx.",
+            ["Varnish", "nginx"],
+            "We must keep our servers.",
+        ),
     ],
 )
 def test_what_a_sentence_rules_out(sentence: str, things: list[str], rest: str) -> None:
@@ -201,6 +207,9 @@ def test_a_request_that_rules_things_out_searches_the_rest() -> None:
     assert pages.asks == ["Which extension pulls documentation out of docstrings?"]
     assert pages.constraints[-1] == "Please stick to what ships with Sphinx itself."
     assert pages.excluded == ["third-party themes", "third-party plugins"]
+    # "list" after a word that makes it a noun asks nothing ("a broad cipher list"); as a verb it asks.
+    assert classify("It still accepts old protocol versions and a broad cipher list.") != "ask"
+    assert classify("Can you list the ciphers it accepts?") == "ask"
     named = "Please point me to the relevant directives and macros."
     assert without_pages_wanted(named) == named
     # A short question is searched without what it rules out, too.

@@ -73,7 +73,7 @@ _JOINING = frozenset("and but so also then though however".split())
 #: What may stand before a directive: nothing (it opens the sentence), a clause's punctuation, or a word that
 #: joins clauses ("..., so please don't suggest X"). "Why does git never use my SSH key" is a question, and
 #: "We never use transactions explicitly" a description: neither is a directive.
-_CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\b(?:please|and|but|so|also))$", re.I)
+_CLAUSE_START = re.compile(r"(?:^|[,;:—–(\"“]|\s-|\b(?:please|and|but|so|also))$", re.I)
 #: Little words a ruled-out phrase opens with that are no part of the thing ("a pipe transport").
 _ARTICLES = frozenset("a an the any some our your my their its".split())
 #: Words that point back: "skip those options" rules out what the sentence named before it.
@@ -341,6 +341,7 @@ def remainder(sentence: str) -> str:
     kept = re.sub(r",?\s+(?:and|or|but|so)(?=[,;:.!?])", "", kept)  # "service, so; everything"
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
     kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
+    kept = re.sub(r"\s+[-–—]\s*(?=[.!?]?$)", "", kept)  # "We keep our servers - don't suggest X."
     kept = re.sub(r"\s*\(\s*\)", "", kept)  # "We have one server (please don't suggest ...) and ..."
     kept = re.sub(r"^[,;:.!?\s]+|[,;:\s]+(?:(?:and|or|but|so)\s*)?(?=[.!?]?$)", "", kept).strip()
     if re.fullmatch(r"(?:and|or|but)?[.!?]?", kept, re.I):

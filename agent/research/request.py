@@ -39,7 +39,11 @@ QUESTION_START = re.compile(
 _ASK = re.compile(
     # "list" is no ask after an article or before "of" ("a list of line items" is a noun), unless it is
     # asked for ("give me a list of the settings")
-    r"\b(?:explain|describe|compare|(?<!\ba )(?<!\bthe )list(?! of\b)|tell (?:me|us)|show (?:me|us)|"
+    # ... nor after a word that makes it a noun ("a broad cipher list"): a verb opens the clause or follows
+    # who is asked ("please list", "can you list", "and list")
+    r"\b(?:explain|describe|compare|"
+    r"(?:^|(?<=please )|(?<=you )|(?<=and )|(?<=to )|(?<=, )|(?<=: ))list(?! of\b)|"
+    r"tell (?:me|us)|show (?:me|us)|"
     r"(?:give|provide|send|need|want)(?: me| us)? (?:a|the) (?:\w+ )?list of|"
     r"find out|figure out|summari[sz]e|outline|identify|recommend|suggest|advise|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
