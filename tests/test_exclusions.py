@@ -147,7 +147,18 @@ from sleuth.agent.research.request import classify, understand, without_pages_wa
             ["server-side hooks"],
             "The repository is hosted elsewhere; everything runs on laptops.",
         ),
-        # ... but a bare "no" elsewhere asks for an outcome.
+        # ... but a bare "no" elsewhere asks for an outcome, "extra" and "additional" too; an ask after the
+        # things ends them, a name that opens with an ask's verb does not; "the API" is a thing's own words.
+        (
+            "We migrate by Friday, no extra downtime, and keep the old keys.",
+            [],
+            "We migrate by Friday, no extra downtime, and keep the old keys.",
+        ),
+        ("Don't suggest list comprehensions.", ["list comprehensions"], ""),
+        ("Please don't recommend Help Scout or Zendesk.", ["Help Scout", "Zendesk"], ""),
+        ("Don't recommend authentication with the API.", ["authentication with the API"], ""),
+        ("We cannot add Redis this quarter or next year.", ["Redis"], ""),
+        ("I think so, but please don't suggest Redis.", ["Redis"], "I think so."),
         (
             "We want prev/next links, and no tiny last page with one book on it.",
             [],
@@ -210,6 +221,10 @@ def test_a_request_that_rules_things_out_searches_the_rest() -> None:
     # "list" after a word that makes it a noun asks nothing ("a broad cipher list"); as a verb it asks.
     assert classify("It still accepts old protocol versions and a broad cipher list.") != "ask"
     assert classify("Can you list the ciphers it accepts?") == "ask"
+    assert classify("Please also list the default values of each timeout.") == "ask"
+    assert classify("The footer does not stick to the bottom of the page.") == "context"
+    for asked in ("Tell me which part of the TLS handshake fails.", "Tell me what page size SQLite uses."):
+        assert without_pages_wanted(asked) == asked
     named = "Please point me to the relevant directives and macros."
     assert without_pages_wanted(named) == named
     # A short question is searched without what it rules out, too.

@@ -41,6 +41,7 @@ from sleuth.agent.research.request import by_default, classify, clauses, underst
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups
+from sleuth.agent.research.text import measures
 from sleuth.agent.templates import TemplateLibrary
 from sleuth.ingest import TokenCounter, chunk_markdown
 from sleuth.ingest.term_lines import is_term_line
@@ -2622,6 +2623,14 @@ def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
     claims = [one_line(q) for q in quoted(grouped)]
     grouped_terms = 'inter <delay>, fastinter <delay>, downinter <delay> — The "inter"'
     assert any(c.startswith(grouped_terms) for c in claims)
+    # ... a sentence that names none of its terms is quoted from them, whatever its window takes in after
+    # it; lines that are all names are a list, no terms over a description.
+    named = readable(
+        "inter &lt;delay&gt;\n\nfastinter &lt;delay&gt;\n\nSets the check interval. If left unspecified, the "
+        'delay defaults to 2000 ms. Use "fastinter" to speed up checks.'
+    )
+    assert all(q.startswith("inter <delay>") for q in quoted(named) if "2000 ms" in q)
+    assert one_line("gunicorn.conf.py\nsettings.py\nurls.py\nviews.py").startswith("gunicorn.conf.py — ")
     assert not any(c.startswith(("Round-robin", "Use of this")) for c in claims)
     assert any(c.startswith("leastconn — The server") and c.endswith("such as LDAP or SQL.") for c in claims)
     # A paragraph further down is no description of the term; a title over a paragraph is no term either.
@@ -2834,6 +2843,8 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     deny = quoted("configuration", "By default an HTTP 403 error is returned to the client by the deny rule.")
     lua = quoted("lua", "On an error in the action, an HTTP 400 error is returned to the client.")
     assert not conflicts(groups([deny, lua]))
+    assert measures("clients send 30 requests per second") == {"requests": {"30"}}
+    assert measures("version 3 uses 5 percent") == {"%": {"5"}}
 
 
 def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> None:
@@ -2932,6 +2943,8 @@ def test_a_change_logs_claim_names_its_release() -> None:
     assert release_of(manual) is None
     legacy = manual.model_copy(update={"quote": "This signature is for compatibility only."})
     assert release_of(legacy) is None
+    # ... nor a manual's exercises (GNU Awk's "4.15 Exercises").
+    assert release_of(manual.model_copy(update={"section_path": "Reading Files > 4.15 Exercises"})) is None
 
 
 def test_a_quote_that_names_more_is_not_hidden_under_a_short_one() -> None:

@@ -73,7 +73,7 @@ def _one_line(quote: str) -> str:
             and defined_name(lines[0]) is None
         ):
             terms += 1
-        if _names_a_term(lines[terms]):
+        if _names_a_term(lines[terms]) or (terms > 1 and is_term_line(lines[terms])):
             terms = 1  # a list of short items, no description: only the first line is a term
         term = ", ".join(line.removeprefix("• ") for line in lines[:terms])
         said = lines[terms].removeprefix("• ")

@@ -24,7 +24,7 @@ __all__ = ["Exclusions", "Ruled", "excluded_things", "not_asked_about", "remaind
 #: Words that make a kind of thing one from outside what the requester has ("third-party plugins",
 #: "external services"): ruled out by a bare "no", and said of each thing of the list they open ("no
 #: third-party themes or plugins" rules out third-party plugins, not every plugin).
-_OUTSIDE = r"third[- ]party|external|commercial|paid|proprietary|non-free|hosted|extra|additional"
+_OUTSIDE = r"third[- ]party|external|commercial|paid|proprietary|non-free"
 _OUTSIDE_WORD = re.compile(rf"^(?:{_OUTSIDE})$", re.I)
 #: A directive that rules out what follows it, up to the end of its clause (a "." between digits, as in
 #: "Exim 4.97", ends nothing).
@@ -52,8 +52,13 @@ _OUT_OF_SCOPE = re.compile(
     r"(?:\s+(?:for\s+(?:us|me|now|this|them)|here|now|right\s+now|anyway))*",
     re.I,
 )
-#: Verbs that open an ask after a list of things ruled out.
-_ASKING = frozenset("tell show point explain give let help describe list recommend suggest".split())
+#: An ask after a list of things ruled out ("..., and tell me which pages to read"); not a thing named so
+#: ("don't suggest list comprehensions").
+_ASKS_ON = re.compile(
+    r"(?:tell|show|point|explain|give|let|help|describe|list|recommend|suggest)\s+"
+    r"(?:me|us|how|which|what|the|whether|why|where|when)\b",
+    re.I,
+)
 #: Words that open what is wanted after what is not ("..., only Linux", "..., but Postfix").
 _CONTRARY = frozenset("only just but except instead rather".split())
 #: "Leave X out", its things between the verb and "out" ("please leave RabbitMQ-specific advice out").
@@ -138,7 +143,7 @@ _TRAILING = frozenset(
 #: production").
 _PLACING = frozenset("for in on at with".split())
 #: Where, after a thing: "on these boxes", "in our cluster".
-_OURS = frozenset("these those our my the this that".split())
+_OURS = frozenset("these those our my".split())
 #: Words that name any kind of thing, too general to leave out alone ("we cannot install any server-side hooks
 #: or software" rules out the hooks; every passage that speaks of software is no suggestion of it).
 _KINDS = frozenset(
@@ -212,11 +217,13 @@ def _directives(sentence: str) -> list[tuple[int, int, list[Ruled]]]:
                     ruled.append(thing)  # "We have looked at message priorities and do not want to use them"
                 end = offset + len(parts[k].rstrip())
                 break
+            if k > 0 and _ASKS_ON.match(parts[k].strip()):
+                break  # "no third-party plugins, and tell me which pages to read": the rest asks
             item = None if opening and opening[0].casefold() in _HOW else _thing(parts[k], acting=acting)
             if (
                 item is None
                 and not (opening and opening[0].casefold() in _HOW and ruled)
-                and not _kind(parts[k])
+                and not (_kind(parts[k]) or _when(parts[k]))
             ):
                 break  # the list ends at what is no thing: the rest of the sentence is the rest
             if item is not None:  # (not "or from cron": another how of the thing before it)
@@ -258,6 +265,13 @@ def _kind(item: str) -> bool:
     return len(kept) == 1 and kept[0] in _KINDS
 
 
+def _when(item: str) -> bool:
+    """Whether ``item`` says only when ("next year" of "Redis this quarter or next year"): no thing, but no
+    end of the list."""
+    kept = item.casefold().split()
+    return len(kept) == 2 and kept[0] in _THIS and kept[1] in _PERIODS
+
+
 def _outside_each(ruled: list[Ruled]) -> list[Ruled]:
     """A list opened by a thing from outside ("third-party themes or plugins"): the one-word things after it
     are from outside too ("third-party plugins"; the requester's own plugins are not ruled out)."""
@@ -294,8 +308,6 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
     if _RULES_OUT.search(item):
         return None  # "... and don't suggest dnsdist": a directive of its own
     kept = item.split()
-    if kept and kept[0].casefold() in _ASKING:
-        return None  # "no third-party plugins, and tell me which pages to read": the rest asks
     if kept and kept[0].casefold() in _CONTRARY:
         return None  # "not interested in Windows, only Linux": what is wanted ends the list
     action = acting
@@ -313,6 +325,8 @@ def _thing(item: str, *, acting: bool = False) -> Ruled | None:
         kept = kept[:-3]  # "we cannot install RELP on these boxes"
     if len(kept) > 2 and kept[-2].casefold() in _THIS and kept[-1].casefold() in _PERIODS:
         kept = kept[:-2]  # "we cannot add third-party plugins this quarter"
+    if _when(" ".join(kept)):
+        return None  # "... this quarter or next year": when, no thing
     how = next((k for k, w in enumerate(kept) if k > 0 and w.casefold() in _HOW), None)
     if action and how is not None and len(kept) - how <= HOW_WORDS:
         kept = kept[:how]  # "dnssec-signzone by hand": how is no part of the thing acted on
@@ -338,7 +352,7 @@ def remainder(sentence: str) -> str:
     for start, end, _ in reversed(_directives(sentence)):
         kept = f"{kept[:start]} {kept[end:]}"
     kept = re.sub(r"\s+([,;:.!?])", r"\1", " ".join(kept.split()))
-    kept = re.sub(r",?\s+(?:and|or|but|so)(?=[,;:.!?])", "", kept)  # "service, so; everything"
+    kept = re.sub(r",\s*(?:and|or|but|so)(?=\s*[,;:])", "", kept)  # "service, so; everything"
     kept = re.sub(r"[,;:]+(?=[,;:.!?])", "", kept)  # "daemon:; everything" reads "daemon; everything"
     kept = re.sub(r"(^|[,;:])\s*[-–—]\s+", r"\1 ", kept).strip()  # "Constraints: - our ..."
     kept = re.sub(r"\s+[-–—]\s*(?=[.!?]?$)", "", kept)  # "We keep our servers - don't suggest X."

@@ -26,6 +26,8 @@ from sleuth.agent.research.text import path_parts
 __all__ = ["asks_about_changes", "in_change_log", "is_history", "release_of"]
 
 _VERSION = r"v?\d+(?:\.\d+)+[a-z0-9]*"
+_EXERCISES_PATTERN = r"^(?:[\dA-Z]{1,3}(?:\.\d+)*\.?\s+)?(?:exercises?|problems)$"
+_EXERCISES = re.compile(_EXERCISES_PATTERN, re.I)
 _DATE = r"(?:19|20)\d\d-\d\d-\d\d"
 _LABEL = re.compile(
     r"\b(?:change\s?log|release\s+notes?|what'?s\s+new)\b|^(?:release|version)\s+history\b"
@@ -39,7 +41,7 @@ _LABEL = re.compile(
     r"|\bfeatures?\s+history\b|\bhistory\s+of\s+(?:[\w-]+\s+){0,3}features\b"
     # A manual's exercises ask the reader to do something ("4.15 Exercises": "Using the FIELDWIDTHS variable
     # ..., write a program to read election data"): like a change log, no statement of how things are.
-    r"|^(?:[\dA-Z]{1,3}(?:\.\d+)*\.?\s+)?(?:exercises?|problems)$"
+    rf"|{_EXERCISES_PATTERN}"
     rf"|^(?:version|release)\s+{_VERSION}(?:\s*\(.*\))?$",
     re.I,
 )
@@ -103,6 +105,8 @@ def release_of(evidence: Evidence) -> str | None:
     if at is None:
         return None
     release = parts[at].strip()
+    if _EXERCISES.search(release):
+        return None  # "4.15 Exercises": a section's number, no release
     if any(v in evidence.quote for v in _RELEASE.findall(release)):
         return None  # the quote names its release
     below = parts[-1].strip() if at < len(parts) - 1 else ""

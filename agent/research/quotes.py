@@ -52,8 +52,10 @@ MAX_EXAMPLE_CHARS = 1200
 #: What a colon may bring along: at most this many characters of the blocks after it.
 MAX_FOLLOW_CHARS = 420
 _ABBREVIATION = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|ms|prof|st|jr|sr|"
-    r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|sec|ch|vol|pp|p)|\b[A-Z])\.$",
+    # ("ms" and "sec" after a number are units: "defaults to 2000 ms. It is ..." ends a sentence)
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|ca|no|nos|fig|figs|eq|al|inc|ltd|co|corp|dr|mr|mrs|(?<!\d\s)ms|prof|"
+    r"st|jr|sr|"
+    r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|(?<!\d\s)sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
 )
 #: Words that open a sentence by pointing back: a pronoun, a conjunction or "then" (which continue the
@@ -489,7 +491,10 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             elif (
                 term is not None
                 and stop - term <= MAX_QUOTE_CHARS
-                and (block.kind != "paragraph" or not _names_term(text[first:stop], text[term : block.start]))
+                and (
+                    block.kind != "paragraph"
+                    or not _names_term(text[first : spans[j][1]], text[term : block.start])
+                )
             ):
                 # A sentence of a description too long to quote whole, under the term it describes:
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on (a

@@ -42,7 +42,8 @@ _ASK = re.compile(
     # ... nor after a word that makes it a noun ("a broad cipher list"): a verb opens the clause or follows
     # who is asked ("please list", "can you list", "and list")
     r"\b(?:explain|describe|compare|"
-    r"(?:^|(?<=please )|(?<=you )|(?<=and )|(?<=to )|(?<=, )|(?<=: ))list(?! of\b)|"
+    r"(?:^|(?<=please )|(?<=you )|(?<=and )|(?<=to )|(?<=, )|(?<=: )|(?<=also )|(?<=then )|(?<=just )|"
+    r"(?<=briefly )|(?<=first )|(?<=now ))list(?! of\b)|"
     r"tell (?:me|us)|show (?:me|us)|"
     r"(?:give|provide|send|need|want)(?: me| us)? (?:a|the) (?:\w+ )?list of|"
     r"find out|figure out|summari[sz]e|outline|identify|recommend|suggest|advise|clarify|"
@@ -57,7 +58,8 @@ _ASK = re.compile(
 _CONSTRAINT = re.compile(
     r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
     r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
-    r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|stick to)\b",
+    r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|"
+    r"stick to (?:what|only|the official))\b",
     re.I,
 )
 #: A role given to the assistant before an ask, up to its comma: "As a mail security engineer, please explain
@@ -83,7 +85,9 @@ _PAGES_WANTED = re.compile(
     r"(?:to\s+)?(?:which|what|the)\s+(?:relevant\s+|right\s+)?(?:pages?|sections?|chapters?|parts?)\b"
     r"(?:\s+(?:of|in)\s+the\s+(?:manual|docs|documentation|guide|reference|handbook))?"
     r"(?:\s+(?:to\s+read|(?:i|we)\s+should\s+read))?"
-    r"(?:,?\s+so\s+(?:that\s+)?(?:i|we)\s+[^.;!?]*)?",
+    r"(?:,?\s+so\s+(?:that\s+)?(?:i|we)\s+[^.;!?]*)?"
+    # ... where the clause ends ("tell me which part of the TLS handshake fails" asks)
+    r"(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
 _PLEASANTRY = re.compile(
@@ -203,7 +207,7 @@ def understand(text: str) -> Request:
             else:
                 before = ""
                 for clause in held:
-                    if before and leans_back(clause):
+                    if before and leans_back(clause) and subject_of(_ROLE_GIVEN.sub("", before), limit=4):
                         # ... and within one sentence, as after a sentence ("can Sphinx produce PDF output as
                         # well as HTML, and what does it need installed for that?": that is PDF output).
                         asks.append(f"{clause} ({subject_of(_ROLE_GIVEN.sub('', before), limit=4)})")
