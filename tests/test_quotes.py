@@ -2845,6 +2845,10 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     assert not conflicts(groups([deny, lua]))
     assert measures("clients send 30 requests per second") == {"requests": {"30"}}
     assert measures("version 3 uses 5 percent") == {"%": {"5"}}
+    assert measures("retry an error 3 times, each line 80 characters") == {
+        "times": {"3"},
+        "characters": {"80"},
+    }
 
 
 def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> None:

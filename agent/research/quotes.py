@@ -819,8 +819,7 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
         # names nothing without it, pointing back or not (nor without the terms above it that it describes
         # too, when they fit).
         first = previous.blocks[_first_term(previous.text, previous.blocks, len(previous.blocks) - 1)].start
-        start = first if len(previous.text) - first <= room else last.start
-        return start if len(previous.text) - start <= room else None
+        return next((s for s in (first, last.start) if len(previous.text) - s <= room), None)
     spans = _sentences(previous.text, last.start, last.end)
     if not spans:
         return None

@@ -207,10 +207,11 @@ def understand(text: str) -> Request:
             else:
                 before = ""
                 for clause in held:
-                    if before and leans_back(clause) and subject_of(_ROLE_GIVEN.sub("", before), limit=4):
+                    lead = subject_of(_ROLE_GIVEN.sub("", before), limit=4) if before else ""
+                    if lead and leans_back(clause):
                         # ... and within one sentence, as after a sentence ("can Sphinx produce PDF output as
                         # well as HTML, and what does it need installed for that?": that is PDF output).
-                        asks.append(f"{clause} ({subject_of(_ROLE_GIVEN.sub('', before), limit=4)})")
+                        asks.append(f"{clause} ({lead})")
                     else:
                         asks.append(_standalone(clause, subject, alone=len(held) == 1))
                     before = clause

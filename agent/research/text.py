@@ -103,10 +103,13 @@ _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d|2100)(?!\d)")
 #: Words before a number that make it a name, not a quantity: "HTTP 403 error", "RFC 3339 date", "port 80",
 #: "chapter 12". Two such names are two things, never two values of one measure.
 _NAMED_BY_NUMBER = re.compile(
-    r"\b(?:https?|status|code|error|rfc|port|version|chapter|section|step|line|page|level|rule|table|figure|"
-    r"issue|bug|pep|iso|type|class|mode|no|number|option|signal|exit)\s*#?$",
+    r"\b(?:https?|status|code|rfc|port|version|chapter|section|rule|table|figure|bug|pep|iso|signal)\s*#?$",
     re.I,
 )
+
+
+#: How far before a number the word that names it may start ("version ").
+_NAME_CHARS = 12
 
 
 def measures(text: str) -> dict[str, set[str]]:
@@ -115,7 +118,8 @@ def measures(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for m in _MEASURE.finditer(text):
         value, unit = m.group(1).replace(",", ""), m.group(2).lower()
-        if _YEAR.fullmatch(value) or unit in STOPWORDS or _NAMED_BY_NUMBER.search(text, 0, m.start()):
+        before = text[max(0, m.start() - _NAME_CHARS) : m.start()]
+        if _YEAR.fullmatch(value) or unit in STOPWORDS or _NAMED_BY_NUMBER.search(before):
             continue
         out.setdefault("%" if unit in ("%", "percent", "per") else unit, set()).add(value)
     return out
