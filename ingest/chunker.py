@@ -45,7 +45,9 @@ _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
 #: 2026.11.28: a definition's line as Texinfo writes it ("Macro: YYABORT ;") is a term line.
 #: 2026.11.28.1: ... and GNU m4's "Builtin: m4wrap (string, …)" and "Composite: forloop (...)"; a list of
 #: links to the site's pages (a Texinfo manual's top page) is a table of contents.
-CHUNKER_VERSION = "2026.11.28.1"
+#: 2026.11.29: a synopsis ("http-request deny [ { status | deny_status } <code>] [ ... ]*") is a term line,
+#: however many words its argument groups hold.
+CHUNKER_VERSION = "2026.11.29"
 _ID_NAMESPACE = uuid.UUID("6f1c3c2e-5d0b-4f5e-9a57-8f1b2b7f0c11")
 _WORD_START = re.compile(r"\s\S")
 

@@ -15,8 +15,13 @@ import re
 
 __all__ = ["TERM_WORDS", "defined_name", "is_term_line", "signature_name"]
 
-#: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]").
+#: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]"),
+#: its optional and alternative arguments aside (``_ARGUMENTS``).
 TERM_WORDS = 12
+#: A synopsis line (a name and its arguments in brackets) has at most this many characters.
+SYNOPSIS_CHARS = 320
+#: One argument group of a synopsis, innermost first: "[ hdr <name> <fmt> ]*", "{ if | unless }".
+_ARGUMENTS = re.compile(r"\[[^\[\]]*\][*+]?|\{[^{}]*\}[*+]?")
 #: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
 _CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
 #: A signature: the line opens with the name called (after "class", "def", ...) and ends with its brackets
@@ -74,13 +79,25 @@ def signature_name(line: str) -> str | None:
     return found.group(1) if found else None
 
 
+def _named(line: str) -> str:
+    """``line`` without its argument groups: a synopsis names a command and its arguments in brackets
+    (HAProxy's "http-request deny [ { status | deny_status } <code>] [content-type <type>] [ ... ]* [ { if |
+    unless } <condition> ]" over "This stops the evaluation of the rules and immediately rejects the
+    request"), and its words are the name's and the fixed arguments', however many the groups hold."""
+    while True:
+        bare = _ARGUMENTS.sub(" ", line)
+        if bare == line:
+            return line
+        line = bare
+
+
 def is_term_line(text: str) -> bool:
     """Whether ``text`` (visible text, not Markdown) is one short line naming a thing, not a sentence nor a
     title: it opens in lower case or with a sign ("-q", "<file>", "$HOME"), or holds a name in code."""
     line = text.strip()
     if len(line) > 2 and line[0] in _OPENING_QUOTES and line[-1] in _CLOSING_QUOTES:
         line = line[1:-1].strip()  # Texinfo quotes its terms: "‘-n’", "'--just-print'"
-    if "\n" in line or not line or len(line.split()) > TERM_WORDS:
+    if "\n" in line or not line or len(_named(line).split()) > TERM_WORDS or len(line) > SYNOPSIS_CHARS:
         return False
     if defined_name(line) is not None:
         return True  # Texinfo's "Directive: %define lr.type type" over its description's list

@@ -706,6 +706,23 @@ def test_questions_listed_after_a_lead_in_are_each_asked() -> None:
     assert third.startswith("And how do I get the number of elements it holds? (") and "array" in third
 
 
+def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
+    request = understand(
+        "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"
+        "We would like to understand three things from the official pytest documentation. First, how can we "
+        "select only a subset of tests, for example by marking the slow ones? Second, how do we register our "
+        "own markers so that a typo fails the run? Third, how can a fixture be created once per session?"
+    )
+    # Searched, the count of the questions found a page's "Target audience" for the direct answer.
+    assert [a.split(",")[0] for a in request.asks] == ["First", "Second", "Third"]
+    # ... but the same words asked as the request's only question are asked.
+    alone = understand(
+        "We run pytest on a large suite and the runs are slow.\n\nWe would like to understand three things "
+        "about pytest fixtures and their scopes."
+    )
+    assert any("three things" in a for a in alone.asks)
+
+
 def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
     # The role is said to the assistant; what follows it is the request's main question.
     assert classify("You are an expert Django consultant.") == "instruction"
@@ -3087,6 +3104,56 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert pointed_at(macro) == "Macro: YYABORT"
     named = macro.model_copy(update={"quote": "YYABORT makes yyparse return 1 immediately."})
     assert pointed_at(named) is None
+
+
+def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it(encoders: Encoders) -> None:
+    """HAProxy's "http-request deny [ { status | deny_status } <code>] [content-type <type>] [ ... ]* [ { if |
+    unless } <condition> ]" ends a chunk; the next opens on its description. Its arguments make it long (no
+    term line at twelve words), and only the opening sentence was read from it: "By default an HTTP 403
+    error is returned." was quoted alone, and no claim said which rule returns it."""
+    synopsis = (
+        "http-request deny [ { status | deny_status } <code>] [content-type <type>] [ { default-errorfiles | "
+        "errorfile <file> | errorfiles <name> | file <file> | string <str> } ] [ hdr <name> <fmt> ]* "
+        "[ { if | unless } <condition> ]"
+    )
+    assert is_term_line(synopsis)
+    assert not is_term_line("This is a sentence [with brackets] that goes on and on for many words " * 2)
+    # (stored as the converter writes it: a placeholder's brackets escaped)
+    before = "The first rule that matches wins.\n\n" + synopsis.replace("<", "&lt;").replace(">", "&gt;")
+    opening = (
+        "This stops the evaluation of the rules and immediately rejects the request. By default an HTTP 403 "
+        "error is returned. But the response may be customized using same syntax than return rules."
+    )
+    passage = Passage(chunk_id="b", document_id="configuration", title="Configuration", text=opening, rank=0,
+                      prev_chunk_id="a")  # fmt: skip
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": before} if "a" in ids else {},
+    )
+    readers = admission.readers([passage])
+    cut = [windows(readers[0])]
+    later = [w for w in cut[0] if readers[0].text[w.start : w.end].startswith("By default")]
+    found, mine, _, short = admission.with_antecedents([passage], readers, cut, [later])
+    assert [p.chunk_id for p in found] == ["b", "a"]
+    assert short[0] == []  # the sentence alone is no window any more
+    assert len(short[1]) == len(later)
+    quote = min((mine[1].text[w.start : w.end] for w in short[1]), key=len)
+    assert all(mine[1].text[w.start : w.end].startswith("http-request deny [") for w in short[1])
+    assert quote.endswith("By default an HTTP 403 error is returned.")
+    assert quote in readable(before, opening).text  # verbatim: what citation checks it against
+    assert one_line(quote).startswith(synopsis + " — This stops the evaluation of the rules")
+    # A chunk before that ends on a sentence lends nothing to a later sentence.
+    plain = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": "The rules run in order."},
+    )
+    found, _, _, short = plain.with_antecedents([passage], plain.readers([passage]), cut, [later])
+    assert [p.chunk_id for p in found] == ["b"] and short == [later]
 
 
 def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Encoders) -> None:

@@ -191,6 +191,23 @@ def _union(first: Sequence[Window], more: Sequence[Window]) -> list[Window]:
     return [*first, *(w for w in more if w not in first)]
 
 
+def _before_of(passage: Passage, text: str) -> Passage:
+    """The chunk before ``passage`` (its stored ``text``) as a passage read on into ``passage``: where a quote
+    of ``passage`` that leans on it starts."""
+    return passage.model_copy(
+        update={
+            "chunk_id": passage.prev_chunk_id,
+            "text": text,
+            "next_chunk_id": passage.chunk_id,
+            "prev_chunk_id": None,
+            # the quote ends on the passage's first page and starts at most a page before
+            "page_breaks": [],
+            "split_start": False,
+            "split_end": False,
+        }
+    )
+
+
 def cut_windows(passages: Sequence[Passage], readers: Sequence[Readable]) -> list[list[Window]]:
     """Each passage's quotable windows (a sentence at a chunk split is no window)."""
     return [
@@ -275,12 +292,53 @@ class Admission:
                 listed = list_end(blocks, 0) if kind == "item" else 0
                 if listed > openings[k].end and listed - blocks[0].start <= MAX_QUOTE_CHARS // 2:
                     openings[k] = Window(blocks[0].start, listed, "item")
-        wanted = sorted({passages[k].prev_chunk_id or "" for k in openings} - self._before.keys())
+        # The later sentences of a chunk's first paragraph, shortlisted, where the chunk before may end on the
+        # term that paragraph describes: quoted from the term on, as in one chunk (``quotes._term_start``).
+        # HAProxy's "By default an HTTP 403 error is returned." under "http-request deny [ { status |
+        # deny_status } <code>] ..." (the chunk before's last line) says nothing alone of which rule.
+        later: dict[int, list[Window]] = {}
+        for k, p in enumerate(passages):
+            blocks = readers[k].visible.blocks
+            if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind != "paragraph":
+                continue
+            inside = [
+                w
+                for w in short[k]
+                if w.kind == "sentence"
+                and not w.continues
+                and blocks[0].start < w.start
+                and w.end <= blocks[0].end
+                and w.end - blocks[0].start < MAX_QUOTE_CHARS
+            ]
+            if inside:
+                later[k] = inside
+        wanted = sorted({passages[k].prev_chunk_id or "" for k in [*openings, *later]} - self._before.keys())
         if wanted:
             fetched = self.following(wanted)
             for chunk_id in wanted:
                 text = fetched.get(chunk_id)
                 self._before[chunk_id] = (text, visible_text(text)) if text else None
+        for k, inside in later.items():
+            p = passages[k]
+            before = self._before.get(p.prev_chunk_id or "")
+            if before is None or not ends_on_term(before[1]):
+                continue
+            text, visible = before
+            own = readers[k].visible
+            shift = len(visible.text) + 2
+            leaning: list[Window] = []
+            for w in inside:
+                said = own.text[own.blocks[0].start : w.end]
+                start = antecedent(visible, said, room=MAX_QUOTE_CHARS - len(said) - 2)
+                if start is not None:
+                    leaning.append(Window(start, shift + w.end, "sentence", continues=True))
+            if not leaning:
+                continue
+            out[0].append(_before_of(p, text))
+            out[1].append(Readable(visible, own))
+            out[2].append(leaning)
+            out[3].append(leaning)
+            out[3][k] = [w for w in out[3][k] if w not in inside]
         for k, opening in openings.items():
             p = passages[k]
             before = self._before.get(p.prev_chunk_id or "")
@@ -294,20 +352,7 @@ class Admission:
             text, visible = before
             shift = len(visible.text) + 2
             window = Window(start, shift + opening.end, "sentence", continues=True)
-            out[0].append(
-                p.model_copy(
-                    update={
-                        "chunk_id": p.prev_chunk_id,
-                        "text": text,
-                        "next_chunk_id": p.chunk_id,
-                        "prev_chunk_id": None,
-                        # the quote ends on the passage's first page and starts at most a page before
-                        "page_breaks": [],
-                        "split_start": False,
-                        "split_end": False,
-                    }
-                )
-            )
+            out[0].append(_before_of(p, text))
             out[1].append(Readable(visible, own))
             out[2].append([window])
             out[3].append([window])

@@ -178,8 +178,14 @@ def understand(text: str) -> Request:
     kinds = [classify(sentence) for sentence in parts]
     # A sentence that introduces the questions after it ("A few things I couldn't figure out from the man
     # page:") asks nothing itself: its words say what the request is about.
+    # So does one that says how many things it asks ("We would like to understand three things from the
+    # official pytest documentation.": searched, it had put "Target audience: ..." in a direct answer).
     kinds = [
-        "context" if kind == "ask" and p.rstrip().endswith(":") and kinds[k + 1 : k + 2] == ["ask"] else kind
+        "context"
+        if kind == "ask"
+        and (p.rstrip().endswith(":") or (_COUNTS_ASKS.search(p) and not p.rstrip().endswith("?")))
+        and kinds[k + 1 : k + 2] == ["ask"]
+        else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
     # ... and a role given to the assistant before an ask ("As a consultant, please tell me how ...") is not
@@ -222,6 +228,15 @@ def understand(text: str) -> Request:
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
+
+
+#: A sentence that says how many things the request asks ("three things", "a few questions", "the following
+#: points").
+_COUNTS_ASKS = re.compile(
+    r"\b(?:two|three|four|five|six|several|a\s+few|a\s+couple\s+of|the\s+following|\d)\s+(?:\w+\s+)?"
+    r"(?:things|questions|points|areas|issues|topics|items|aspects|matters)\b",
+    re.I,
+)
 
 
 _COORDINATED = re.compile(
