@@ -13,7 +13,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from sleuth.agent.research.code_lines import fenced, split_code
-from sleuth.agent.research.request import QUESTION_START, classify, leans_back, role_removed, sentences
+from sleuth.agent.research.request import (
+    QUESTION_START,
+    classify,
+    counts_asks,
+    leans_back,
+    role_removed,
+    sentences,
+)
 from sleuth.retrieval.provenance import DocumentRef, Provenance
 
 Status = Literal["supported", "thin_evidence", "not_found", "stale"]
@@ -173,8 +180,13 @@ def title(query: str) -> str:
     if is_title(query):
         return one
     kinds = [(t, classify(t)) for t in sentences(query)]
-    # ... not a list's lead-in ("What I need to understand:"), which says nothing without its list
-    asks = [t for t, kind in kinds if kind == "ask" and not leans_back(t) and not t.rstrip().endswith(":")]
+    # ... not a list's lead-in ("What I need to understand:"), which says nothing without its list, nor the
+    # count of the questions to come ("We would like to understand three things from the documentation.")
+    asks = [
+        t
+        for t, kind in kinds
+        if kind == "ask" and not leans_back(t) and not t.rstrip().endswith(":") and not counts_asks(t)
+    ]
     said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
     first = " ".join((asks or said or [one])[0].split())
     first = role_removed(first)  # "As a mail security engineer, please explain ..." is titled by its ask

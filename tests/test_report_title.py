@@ -64,6 +64,13 @@ def test_a_lead_in_to_a_list_of_questions_is_no_title() -> None:
         "- How do I go back to the including file at end of file?\n\nThanks!"
     )
     assert title(request) == "How do I make the scanner read included files?"
+    # ... nor a count of the questions to come
+    counted = (
+        "Our pytest suite has grown to about 2,500 tests.\n\nWe would like to understand three things from "
+        "the official pytest documentation. First, how can we select only a subset of tests? Second, how "
+        "do we register our own markers?"
+    )
+    assert title(counted) == "How can we select only a subset of tests?"
 
 
 def test_what_only_leads_into_an_ask_is_no_part_of_its_title() -> None:

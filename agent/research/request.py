@@ -182,9 +182,7 @@ def understand(text: str) -> Request:
     # official pytest documentation.": searched, it had put "Target audience: ..." in a direct answer).
     kinds = [
         "context"
-        if kind == "ask"
-        and (p.rstrip().endswith(":") or (_COUNTS_ASKS.search(p) and not p.rstrip().endswith("?")))
-        and kinds[k + 1 : k + 2] == ["ask"]
+        if kind == "ask" and (p.rstrip().endswith(":") or counts_asks(p)) and kinds[k + 1 : k + 2] == ["ask"]
         else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
@@ -237,6 +235,12 @@ _COUNTS_ASKS = re.compile(
     r"(?:things|questions|points|areas|issues|topics|items|aspects|matters)\b",
     re.I,
 )
+
+
+def counts_asks(sentence: str) -> bool:
+    """Whether ``sentence`` says how many things the request asks, asking none of them ("We would like to
+    understand three things from the official pytest documentation.")."""
+    return _COUNTS_ASKS.search(sentence) is not None and not sentence.rstrip().endswith("?")
 
 
 _COORDINATED = re.compile(
