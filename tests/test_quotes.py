@@ -23,7 +23,7 @@ from sleuth.agent.research.assembly import claim_line
 from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
-from sleuth.agent.research.guards import GuardCounts, guard_claims
+from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
 from sleuth.agent.research.quote_spans import joined
@@ -3159,6 +3159,53 @@ def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it
     )
     found, _, _, short = plain.with_antecedents([passage], plain.readers([passage]), cut, [later])
     assert [p.chunk_id for p in found] == ["b"] and short == [later]
+
+
+def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encoders) -> None:
+    """HAProxy's keywords stand on a line of their own over descriptions of several paragraphs, with an
+    "Arguments :" list of argument lines between: "When this option is set, a server which returns an HTTP
+    code 404 will be excluded from further load-balancing" names no option read alone, and quoted from the
+    term on it would be too long to read. The claim names the term; the guards accept the name (the source
+    holds it) and reject one the source does not hold."""
+    from sleuth.agent.research.quotes import term_above  # noqa: PLC0415
+
+    description = " ".join(["This option checks the servers as they are used, with the settings below."] * 7)
+    md = (
+        "option http-check disable-on-404\n\n"
+        f"{description}\n\n"
+        "Arguments :\n\n&lt;table&gt;\n\nis an optional table to use instead.\n\n"
+        "When this option is set, a server which returns an HTTP code 404 will be excluded from further "
+        "load-balancing, but will still receive persistent connections.\n\n"
+        "## 5.2. Server options\n\nWhen set, the weight is ignored."
+    )
+    reader = readable(md)
+    cut = windows(reader)
+    later = next(w for w in cut if reader.text[w.start : w.end].startswith("When this option is set"))
+    assert term_above(reader, later) == "option http-check disable-on-404"  # (the argument line is skipped)
+    # ... not under a heading that comes first, nor where the quote names its term
+    heading = next(w for w in cut if reader.text[w.start : w.end].startswith("When set, the weight"))
+    assert term_above(reader, heading) is None
+    naming = readable("option redispatch\n\nSome words here.\n\nWith option redispatch, HAProxy retries.")
+    assert term_above(naming, windows(naming)[-1]) is None
+    passage = Passage(chunk_id="c1", document_id="configuration", title="Configuration", text=md, rank=0)
+    asked = "How do I stop sending requests to a server that answers 404?"
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    found = admission.candidates(
+        Question("q1", asked, ["answer"], origin="query"), [passage], weights(encoders.embed_query(asked)[1])
+    )
+    item = next(e for e in found if e.quote.startswith("When this option is set"))
+    assert item.term == "option http-check disable-on-404"
+    claim = claim_of(groups([item])[0])
+    assert claim.text.startswith("option http-check disable-on-404 — When this option is set, a server")
+    counts = GuardCounts()
+    (checked,) = verify_quotes([item], {item.id: reader.text}, counts)
+    assert guard_claims([claim], {item.id: checked}, counts)[0].text == claim.text
+    # A term the source does not hold is no name: the claim that names it is cut.
+    (unheld,) = verify_quotes([item.model_copy(update={"term": "retries 3"})], {item.id: reader.text}, counts)
+    assert unheld.term is None
+    wrong = claim.model_copy(update={"text": "retries 3 — " + claim.text.split(" — ", 1)[1]})
+    assert not guard_claims([wrong], {item.id: unheld}, GuardCounts())
 
 
 def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Encoders) -> None:

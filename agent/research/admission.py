@@ -45,6 +45,7 @@ from sleuth.agent.research.quotes import (
     is_pointer,
     list_end,
     readable,
+    term_above,
     trailing_code,
     windows,
 )
@@ -95,6 +96,7 @@ def new_evidence(
         relevance=round(score, 4) if question.origin in ASKED else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,
         code_at=trailing_code(reader, window),
+        term=term_above(reader, window),
         search_rank=passage.rank if question.origin == "query" and not passage.neighbour else None,
     )
 

@@ -97,6 +97,10 @@ class Evidence(EvidenceRecord):
     #: The window the judge chose, where the quote took in the sentence after it (what near-duplicates are
     #: compared by); empty where the quote is that window.
     core: str = ""
+    #: The term line (or lines, one per line) whose description the quote stands in, several paragraphs
+    #: down in its chunk, where the quote neither opens on it nor names it (``quotes.term_above``): what its
+    #: claim is named by. Checked against the source with the quote.
+    term: str | None = None
 
     @property
     def document_key(self) -> str:

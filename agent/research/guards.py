@@ -44,11 +44,14 @@ def verify_quotes(
 ) -> list[Evidence]:
     """Evidence whose quote stands in its source text (``sources[evidence.id]``); the rest is dropped."""
     kept: list[Evidence] = []
-    for item in evidence:
-        text = sources.get(item.id)
+    for found in evidence:
+        text = sources.get(found.id)
         if text is None:
             counts["source_missing"] += 1
             continue
+        item = found
+        if found.term is not None and " ".join(found.term.split()) not in " ".join(text.split()):
+            item = found.model_copy(update={"term": None})  # (a term the source does not hold names nothing)
         if item.quote and item.quote in text:
             kept.append(item)
             continue
@@ -139,8 +142,12 @@ def _filler(text: str, quotes: Sequence[str]) -> bool:
 
 def _page_and_heading(evidence: Evidence) -> tuple[str, str, str]:
     """The first and the last heading a quote stands under (the page's title, its section's heading), and in a
-    change log the release it stands in (``history.release_of``): what a claim may name besides its quote
+    change log the release it stands in (``history.release_of``), with the term lines over its description
+    (``Evidence.term``): what a claim may name besides its quote
     (see ``claim_names.pointed_at``); never the other headings between, whose numbers and names are about
     other parts of the page."""
     parts = path_parts(evidence.section_path)
-    return parts[0], parts[-1] if len(parts) > 1 else "", release_of(evidence) or ""
+    # ... and the term lines its description stands under, where the quote does not open on them
+    # (``Evidence.term``, checked against the source with the quote)
+    term = " ".join((evidence.term or "").split())
+    return parts[0], parts[-1] if len(parts) > 1 else "", f"{release_of(evidence) or ''} {term}".strip()

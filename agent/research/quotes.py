@@ -1029,6 +1029,56 @@ def _first_term(text: str, blocks: Sequence[Block], k: int) -> int:
     return first
 
 
+def _name_of(term: str) -> str:
+    """What a term line names, its arguments left out: "option http-check disable-on-404" whole (not
+    "option", which "When this option is set" says of any), "set server" of "set server <backend>/<server>
+    state [ ready | drain | maint ]", "jinja2.PackageLoader" of its signature."""
+    called = signature_name(term)
+    if called is not None:
+        return called.rsplit(".", 1)[-1]
+    return re.split(r"\s+[<\[{(]|\s*:\s", term, maxsplit=1)[0].strip() or term
+
+
+#: An argument's name on a line of its own, under the keyword it belongs to: "<table>", "[<backend>/]".
+_ARGUMENT = re.compile(r"\[?<[^<>\s]+>\]?(?:\s*:)?")
+#: How many blocks above a quote's own a description's term line may stand (its paragraphs, its "Arguments :"
+#: list, its example).
+TERM_SCAN = 8
+
+
+def term_above(passage: Readable, window: Window) -> str | None:
+    """The term line (or lines) whose description ``window`` stands in, several blocks up in its chunk, when
+    the quote neither opens on it nor names it: HAProxy's keywords stand on a line of their own over
+    descriptions of several paragraphs, and a later paragraph's "When this option is set, a server which
+    returns an HTTP code 404 will be excluded from further load-balancing" names no option read alone (a
+    quote from the term on would be too long to read). The term lines, one per line, as the chunk has them;
+    None where a heading, the chunk's start or ``TERM_SCAN`` blocks come first."""
+    text = passage.text
+    own = passage.visible.blocks
+    k = next((i for i, b in enumerate(own) if b.start <= window.start < b.end), None)
+    if k is None or k == 0 or is_term_line(text[own[k].start : own[k].end]):
+        return None
+    for j in range(k - 1, max(-1, k - 1 - TERM_SCAN), -1):
+        block = own[j]
+        if block.kind == "heading":
+            return None
+        line = text[block.start : block.end].strip()
+        if block.kind == "paragraph" and _ARGUMENT.fullmatch(line):
+            continue  # an argument's name under its keyword ("<table>" under "http-request track-sc0 <key>")
+        if block.kind == "paragraph" and is_term_line(line):
+            first = _first_term(text, own, j)
+            if (
+                first > 0
+                and own[first - 1].kind == "paragraph"
+                and is_term_line(text[own[first - 1].start : own[first - 1].end])
+            ):
+                return None  # (more term lines above than one description's: a list of names, no term)
+            lines = [" ".join(text[b.start : b.end].split()) for b in own[first : j + 1]]
+            quote = " ".join(text[window.start : window.end].split())
+            return None if any(_name_of(line) in quote for line in lines) else "\n".join(lines)
+    return None
+
+
 def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, int]) -> int | None:
     """Where the last sentence of the paragraph before block ``k`` starts, when block ``k`` opens by pointing
     back ("Another way to overcome the limitation is ..."): that sentence is what it leans on. A term line

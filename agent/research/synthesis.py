@@ -581,8 +581,17 @@ def claim_of(group: Group) -> Claim:
     Django" is no fuller form of "Django's default behavior is to run in autocommit mode")."""
     fullest = _shown(group.items)
     text = one_line(fullest.quote, fullest.code_at)
-    named = pointed_at(fullest) or person_named(fullest) or release_of(fullest)
+    named = _term_of(fullest) or pointed_at(fullest) or person_named(fullest) or release_of(fullest)
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
+
+
+def _term_of(evidence: Evidence) -> str | None:
+    """The term lines a quote's description stands under, as a claim names them ("option http-check
+    disable-on-404 — When this option is set, ..."), where the quote's one line does not open with a term
+    already."""
+    if evidence.term is None or " — " in one_line(evidence.quote, evidence.code_at).split("\n")[0]:
+        return None
+    return ", ".join(" ".join(line.split()) for line in evidence.term.splitlines() if line.strip()) or None
 
 
 def _cited(items: Sequence[Evidence]) -> list[str]:
