@@ -35,6 +35,7 @@ from sleuth.agent.research.quotes import (
     is_pointer,
     labels_only,
     readable,
+    trailing_code,
     windows,
 )
 from sleuth.agent.research.request import by_default, classify, clauses, understand
@@ -3206,6 +3207,47 @@ def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encod
     assert unheld.term is None
     wrong = claim.model_copy(update={"text": "retries 3 — " + claim.text.split(" — ", 1)[1]})
     assert not guard_claims([wrong], {item.id: unheld}, GuardCounts())
+
+
+def test_a_step_is_quoted_with_its_command() -> None:
+    """Sphinx's translation guide: "2. Extract translatable messages into pot files." over "$ make gettext".
+    The step alone says what to do and not how; with its command it answers. An item that is no step of a
+    list of steps, or a long one, keeps its own quote."""
+    md = (
+        "1. Set the locale directory.\n\n2. Extract translatable messages into pot files.\n\n"
+        "   ```console\n   $ make gettext\n   ```\n\n"
+        "   The generated pot files will be placed in the _build/gettext directory.\n\n"
+        "3. Generate po files.\n"
+    )
+    reader = readable(md)
+    step = next(w for w in windows(reader) if reader.text[w.start : w.end].startswith("Extract"))
+    assert reader.text[step.start : step.end].endswith("$ make gettext")
+    assert "Extract translatable messages into pot files." not in quoted(reader)
+    assert one_line(reader.text[step.start : step.end], trailing_code(reader, step)) == (
+        "Extract translatable messages into pot files.\n$ make gettext"
+    )
+    alone = readable(
+        "Some text first.\n\n- Extract translatable messages into pot files.\n\n```\n$ make gettext\n```\n"
+    )
+    assert "Extract translatable messages into pot files." in quoted(alone)
+
+
+def test_a_short_intro_of_its_own_is_quoted_with_the_sentence_before_it() -> None:
+    """Sphinx's "For BSD/GNU make, run:" is a paragraph of its own under "You need a language parameter in
+    conf.py or you may also specify the parameter on the command line.": the command answers, the sentence
+    says what it does, and the intro alone says neither."""
+    md = (
+        "- Build translated document.\n\n  You need a language parameter in conf.py or you may also "
+        "specify the "
+        "parameter on the command line.\n\n  For BSD/GNU make, run:\n\n  ```console\n"
+        "  $ make -e SPHINXOPTS=\"-D language='de'\" html\n  ```\n\n  For Windows cmd.exe, run:\n\n  ```\n"
+        "  > set SPHINXOPTS=-D language=de\n  ```\n"
+    )
+    reader = readable(md)
+    intros = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "intro"]
+    assert intros[0].startswith("You need a language parameter") and intros[0].endswith("html")
+    # (after code, no sentence to take: the intro and its code)
+    assert intros[1].startswith("For Windows cmd.exe, run:")
 
 
 def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Encoders) -> None:

@@ -364,6 +364,13 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # nothing.
                 out.append(Window(block.start, follow_end, "intro", continues=follow_end > own_end))
                 continue
+            step_end = _step_code(text, blocks, k)
+            if step_end is not None:
+                # ... and so is a step that says what its code does and ends with a stop ("2. Extract
+                # translatable messages into pot files." over "$ make gettext"): alone, it says what to do and
+                # not how.
+                out.append(Window(block.start, step_end, "intro", continues=step_end > own_end))
+                continue
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
@@ -428,6 +435,16 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         # start the server in adhoc-mode. In that case Werkzeug will generate an SSL
                         # certificate for you:").
                         start = spans[i - 1][0]
+                    elif (
+                        i == 0
+                        and len(words(sentence)) < 8
+                        and len(spans) == 1
+                        and (_NAMES_NOTHING.match(sentence) or _BACK_REFERENCE.match(sentence))
+                    ):
+                        # ... and so does a short intro that is a paragraph of its own ("For BSD/GNU make,
+                        # run:" under "You need a language parameter in conf.py or you may also specify the
+                        # parameter on the command line."): the sentence before it, across the break.
+                        start = _last_sentence_before(text, blocks, k, cut_end=follow_end) or s
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             if is_pointer(sentence):
@@ -884,6 +901,54 @@ def _short_stop(
     if follow_end is not None and follow_end - first <= MAX_QUOTE_CHARS:
         return follow_end
     return after[1]
+
+
+def _last_sentence_before(text: str, blocks: Sequence[Block], k: int, *, cut_end: int) -> int | None:
+    """Where the last sentence of the paragraph right before block ``k`` starts, when it is a whole sentence
+    (no term line, no intro of its own) and a quote from there to ``cut_end`` fits ``MAX_QUOTE_CHARS``."""
+    if k == 0 or blocks[k - 1].kind != "paragraph":
+        return None
+    above = text[blocks[k - 1].start : blocks[k - 1].end].strip()
+    if is_term_line(above) or not above.endswith((".", "!", "?")) or not above[:1].isupper():
+        return None  # (no term, no intro, no clause that goes on from the code above it)
+    spans = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
+    if not spans or cut_end - spans[-1][0] > MAX_QUOTE_CHARS or is_pointer(text[slice(*spans[-1])]):
+        return None
+    return spans[-1][0]
+
+
+#: A short intro that names nothing it is about: where to run its code or what kind of example it is ("For
+#: BSD/GNU make, run:", "For example:", "On Windows:", "Then run:"), not "Associative arrays are created
+#: using".
+_NAMES_NOTHING = re.compile(
+    r"^(?:for|on|in|with|under|then|or|and|run|use|type|example|e\.g\.|using|so|now|next|also)\b", re.I
+)
+
+
+#: A step quoted with its code has at most this many words.
+STEP_WORDS = 20
+
+
+def _step_code(text: str, blocks: Sequence[Block], k: int) -> int | None:
+    """Where the code right after the list item ``blocks[k]`` ends, when the item is a short step of a list
+    of steps (an item before or after it at its depth) and that code fits in an example's length: the step's
+    command. None otherwise."""
+    block = blocks[k]
+    if (
+        block.kind != "item"
+        or k + 1 >= len(blocks)
+        or blocks[k + 1].kind != "code"
+        or len(words(text[block.start : block.end])) > STEP_WORDS
+    ):
+        return None
+    end = k + 1
+    while end + 1 < len(blocks) and blocks[end + 1].kind == "code":
+        end += 1
+    steps = [b for b in (blocks[k - 1] if k > 0 else None, *blocks[end + 1 : end + 3]) if b is not None]
+    if not any(b.kind == "item" and b.depth == block.depth for b in steps):
+        return None
+    stop = blocks[end].end
+    return stop if stop - block.start <= MAX_EXAMPLE_CHARS else None
 
 
 def _follow(blocks: Sequence[Block], k: int) -> int | None:
