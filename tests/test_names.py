@@ -9,6 +9,9 @@ from sleuth.agent.research.text import named_things
 def test_the_names_a_question_is_about() -> None:
     assert asked_names("How do I configure Mercurial changegroup hooks in hgrc?") == ["Mercurial"]
     assert asked_names("What does the L flag do in a RewriteRule?") == ["RewriteRule"]
+    # what the question does without is no topic of it (the corpus need not mention it)
+    assert asked_names("How do I drain a server at runtime without editing haproxy.cfg?") == []
+    assert asked_names("How do I rotate logs with Logrotate instead of using Cron?") == ["Logrotate"]
     assert asked_names("How do I enable HTTP/2 on my server?") == ["HTTP/2"]
     assert asked_names("What is the default of gc.auto and max_connections in FTS5?") == [
         "gc.auto",

@@ -25,6 +25,10 @@ _NOT_NAMES = frozenset(
 #: An abbreviation written with stops ("e.g", "i.e", "U.S", "a.k.a"): no name.
 _ABBREVIATION = re.compile(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")
 _CODE_SHAPE = re.compile(r"[A-Za-z]_[A-Za-z0-9]|[A-Za-z0-9]\.[A-Za-z]|[a-z][A-Z]|[A-Za-z]\d|/\d|\+\+|#")
+#: What a question sets aside just before a name: "without editing haproxy.cfg", "instead of Lua".
+_SET_ASIDE = re.compile(
+    r"\b(?:without|instead\s+of|rather\s+than|other\s+than|except)\s+(?:[\w-]+\s+){0,2}$", re.I
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*\s+|\n\s*)[\"'“‘(\[*•-]*$")
 
 
@@ -39,6 +43,8 @@ def asked_names(question: str) -> list[str]:
             continue
         if len(word) < 2 or word.lower() in _NOT_NAMES or (len(word) == 2 and word.isupper()):
             continue  # two capitals ("US", "UK") are written as many ways as they are short
+        if _SET_ASIDE.search(question[: m.start()]):
+            continue  # what the question does without ("without editing haproxy.cfg") is not its topic
         code = bool(_CODE_SHAPE.search(word))
         proper = word[:1].isupper() and not _SENTENCE_START.search(question[: m.start()])
         if (code or proper) and word not in out:
