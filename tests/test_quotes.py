@@ -2932,6 +2932,21 @@ def test_a_change_log_answers_after_the_manual_unless_changes_are_asked() -> Non
     shown = select(groups(scored), 3, history_last=True)
     assert [g.items[0].id for g in shown] == ["E3", "E1", "E2"]
     assert [g.items[0].id for g in select(groups(scored), 3)] == ["E1", "E2", "E3"]
+    # A change log reads at most two of its entries among a section's answers when the request does not ask
+    # what changed (Sphinx's ten "Release 1.5.4 ... Bugs fixed — ..." had filled a question's details).
+    fixes = (
+        "Fixed a crash in the LaTeX writer when tables nest.",
+        "The HTML builder no longer drops anchors of footnotes.",
+        "Autodoc reads the type hints of properties again.",
+        "The linkcheck builder retries on rate limits.",
+    )
+    entries = [
+        old.model_copy(update={"id": f"L{n}", "chunk_id": f"l{n}", "document_id": f"d{n}", "quote": fix})
+        for n, fix in enumerate(fixes)
+    ]
+    shown = select(groups([*entries, scored[2]]), 5, history_last=True)
+    assert [g.items[0].id for g in shown] == ["E3", "L0", "L1"]
+    assert len(select(groups([*entries, scored[2]]), 5)) == 5
 
 
 def test_a_change_logs_claim_names_its_release() -> None:

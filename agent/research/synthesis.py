@@ -52,6 +52,8 @@ CONFLICT_SHARED = 3
 DOCUMENT_REPEAT = 2.0
 #: Each further document stating a fact multiplies its weight by this.
 CORROBORATION = 1.15
+#: Change-log claims a section answers with at most, when the request does not ask what changed.
+HISTORY_CLAIMS = 2
 
 
 class Synthesizer(Protocol):
@@ -535,6 +537,12 @@ def select(candidates: list[Group], limit: int, *, history_last: bool = False) -
     ordered = sorted(candidates, key=lambda g: -g.score)
     kept = [g for g in ordered if g.backbone or any(e.pinned for e in g.items)]
     rest = [g for g in ordered if g not in kept]
+    if history_last:
+        # ... and a request that does not ask what changed reads at most ``HISTORY_CLAIMS`` of a change log's
+        # entries among a section's answers: Sphinx's ten "Release 1.5.4 ... Bugs fixed — #3445: ... leads to
+        # failed PDF build" had filled the details of a question on failing CI on warnings.
+        logged = [g for g in rest if all(is_history(e) for e in g.items)]
+        rest = [g for g in rest if g not in logged[HISTORY_CLAIMS:]]
     picked: list[Group] = []
     said: dict[str, int] = {}
     while rest and len(picked) < limit:
