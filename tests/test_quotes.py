@@ -2649,6 +2649,9 @@ def test_a_description_under_its_term_line_is_quoted_with_it() -> None:
     )
     assert all(q.startswith("inter <delay>") for q in quoted(named) if "2000 ms" in q)
     assert one_line("gunicorn.conf.py\nsettings.py\nurls.py\nviews.py").startswith("gunicorn.conf.py — ")
+    # A footnote's label is no term (Sphinx's "[1]" over "This is the usual layout."); a number may be one.
+    assert one_line("[1]\n\nThis is the usual layout.") == "This is the usual layout."
+    assert one_line("100\n\nContinue with the request.") == "100 — Continue with the request."
     assert not any(c.startswith(("Round-robin", "Use of this")) for c in claims)
     assert any(c.startswith("leastconn — The server") and c.endswith("such as LDAP or SQL.") for c in claims)
     # A paragraph further down is no description of the term; a title over a paragraph is no term either.

@@ -20,6 +20,9 @@ __all__ = ["OVERLAP_WORDS", "SENTENCE_BREAK", "flat", "one_line"]
 
 #: Where one sentence of a quote ends and the next begins.
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+#: A footnote's label on a line of its own over its text: "[1]", "*", "†" (not a number alone: HTTP's "100"
+#: over "Continue" is a term).
+_FOOTNOTE_LABEL = re.compile(r"\[\d{1,3}\]|[*†‡]")
 #: A sentence of at least this many words that two quotes of one passage share makes them one claim.
 OVERLAP_WORDS = 6
 
@@ -47,6 +50,10 @@ def flat(text: str) -> str:
 
 def _one_line(quote: str) -> str:
     lines = [" ".join(line.split()) for line in quote.splitlines() if line.strip()]
+    if len(lines) > 1 and _FOOTNOTE_LABEL.fullmatch(lines[0]):
+        lines = lines[
+            1:
+        ]  # a footnote's label names nothing ("[1] — This is the usual layout." had read as a term)
     record = _record(lines[:2])
     if record is not None and not any(_a_row(line) for line in lines[2:]):
         # a parameter's table, then its description: "type: integer; default: 70% of queue.size; ...; This
