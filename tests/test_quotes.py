@@ -3206,6 +3206,18 @@ def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encod
     assert term_above(reader, heading) is None
     naming = readable("option redispatch\n\nSome words here.\n\nWith option redispatch, HAProxy retries.")
     assert term_above(naming, windows(naming)[-1]) is None
+    # ... nor a label that opens on a word (Apache's "Only available in <Directory> sections"), nor a syntax
+    # diagram's box (SQLite's "column-name" over "column-def:")
+    label = readable(
+        "Only available in &lt;Directory&gt; sections\n\nIt is valid only in sections without regular "
+        "expressions.\n\nWhen this directive is set to None, .htaccess files are ignored."
+    )
+    assert term_above(label, windows(label)[-1]) is None
+    diagram = readable(
+        "ALTER\n\nTABLE\n\ntable-name\n\nDROP\n\nCOLUMN\n\ncolumn-name\n\ncolumn-def:\n\n"
+        "SQLite supports a limited subset of ALTER TABLE."
+    )
+    assert term_above(diagram, windows(diagram)[-1]) is None
     passage = Passage(chunk_id="c1", document_id="configuration", title="Configuration", text=md, rank=0)
     asked = "How do I stop sending requests to a server that answers 404?"
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)

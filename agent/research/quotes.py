@@ -1104,6 +1104,29 @@ def _name_of(term: str) -> str:
     return re.split(r"\s+[<\[{(]|\s*:\s", term, maxsplit=1)[0].strip() or term
 
 
+#: A term line that opens on its name: in lower case or with a sign ("option redispatch", "<Directory>",
+#: "-q"), or a name in code ("SQLITE_THREADSAFE=<0 or 1 or 2>", "ForeignKey.swappable", "class X(...)"); not
+#: a label that opens on a word ("Only available in <Directory> sections", "PostgreSQL users").
+_OPENS_ON_A_NAME = re.compile(r"[a-z<$%@.\-\[]|\S*[_.(<=/:]")
+
+
+def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
+    """Whether the term line ``blocks[j]`` stands over a description: the block under it (past other term
+    lines over the same description) is a paragraph that says something, a sentence of a few words; not a
+    syntax diagram's boxes ("column-name" over "column-def:")."""
+    k = j + 1
+    while (
+        k < len(blocks)
+        and blocks[k].kind == "paragraph"
+        and is_term_line(text[blocks[k].start : blocks[k].end])
+    ):
+        k += 1
+    if k >= len(blocks) or blocks[k].kind != "paragraph":
+        return False
+    said = text[blocks[k].start : blocks[k].end].strip()
+    return len(words(said)) >= 4 and not said.endswith(":")
+
+
 #: An argument's name on a line of its own, under the keyword it belongs to: "<table>", "[<backend>/]".
 _ARGUMENT = re.compile(r"\[?<[^<>\s]+>\]?(?:\s*:)?")
 #: How many blocks above a quote's own a description's term line may stand (its paragraphs, its "Arguments :"
@@ -1131,6 +1154,8 @@ def term_above(passage: Readable, window: Window) -> str | None:
         if block.kind == "paragraph" and _ARGUMENT.fullmatch(line):
             continue  # an argument's name under its keyword ("<table>" under "http-request track-sc0 <key>")
         if block.kind == "paragraph" and is_term_line(line):
+            if not _OPENS_ON_A_NAME.match(line) or not _describes(text, own, j):
+                return None  # (a label, "Only available in <Directory> sections"; a diagram's box)
             first = _first_term(text, own, j)
             if (
                 first > 0

@@ -589,7 +589,7 @@ def claim_of(group: Group) -> Claim:
     Django" is no fuller form of "Django's default behavior is to run in autocommit mode")."""
     fullest = _shown(group.items)
     text = one_line(fullest.quote, fullest.code_at)
-    named = _term_of(fullest) or pointed_at(fullest) or person_named(fullest) or release_of(fullest)
+    named = pointed_at(fullest) or _term_of(fullest) or person_named(fullest) or release_of(fullest)
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
 
 
