@@ -3049,11 +3049,6 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     planned.found_for = ["open_questions"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="open_questions"), 1)] == ["E3"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="key_findings"), 1)] == ["E1"]
-    # A constraint's quote likewise: its score says how well it meets the constraint ("We run a public REST
-    # API behind HAProxy Community Edition 2.x"), not the request (HAProxy's mailing list had stood among the
-    # key findings of a request on rate limiting).
-    said = paris.model_copy(update={"id": "E4", "chunk_id": "c4", "document_id": "q", "origin": "constraint"})
-    assert [g.items[0].id for g in select(groups([houston, said], section="key_findings"), 1)] == ["E1"]
 
 
 def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_chain_starts() -> None:

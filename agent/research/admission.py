@@ -57,8 +57,6 @@ from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
 OWN_SEARCHES = ("query", "ask", "constraint")
-#: ... and those that ask what the request asks (their quotes' scores say how directly they answer it).
-ASKED = ("query", "ask")
 #: Next chunks by id (content), for passages that end on a colon.
 Following = Callable[[Sequence[str]], dict[str, str]]
 
@@ -90,10 +88,7 @@ def new_evidence(
         sections=list(question.sections),
         found_for=list(question.sections),
         score=round(score, 4),
-        # (a constraint's quote is judged against the asks later, as any other question's: its score says how
-        # well it meets the constraint, "We run a public REST API behind HAProxy Community Edition 2.x",
-        # not the request; the mailing list's address had stood among the key findings at -0.59)
-        relevance=round(score, 4) if question.origin in ASKED else 0.0,
+        relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,
         code_at=trailing_code(reader, window),
         term=term_above(reader, window),
@@ -716,11 +711,8 @@ class Admission:
             quoted.setdefault(where, []).append(wider.quote)
             if is_backbone:
                 # Cited whatever a section's bound: the search as written's, and that of the documents of an
-                # ask's first hits (a constraint's first hits are no search a reader would run: they are
-                # cited where the answers leave room).
-                always = question.origin == "query" or (
-                    question.origin == "ask" and rank[item.document_key] < ASK_HITS
-                )
+                # ask's or constraint's first hits.
+                always = question.origin == "query" or rank[item.document_key] < ASK_HITS
                 wider = wider.model_copy(
                     update={"backbone": True, "found_only": found_only, "always_cited": always}
                 )

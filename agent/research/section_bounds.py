@@ -13,14 +13,14 @@ So a section holds:
   ``max_claims`` of them, and an LLM's extra ones are cut there), and those a full section handed over
   (below);
 - what is always cited (``Evidence.always_cited``, ``pinned``): the backbone of the search as written and
-  that of the documents of the first ``ASK_HITS`` hits of each ask's search, and a reviewer's pins. They
-  stand beside the answers and take none of their places, and they are few by construction: quotes of the
-  search as written's ``backbone_hits`` hits for the whole report (its top ``backbone_documents`` documents
-  and first ``BACKBONE_HITS`` hits, and any of its hits that is backbone for another question), and of at
-  most ``ASK_HITS`` documents per ask. The one search a reader would have run is never out-known, nor the
-  first hits of each ask's (a constraint's search is none a reader would run);
-- the backbone of an ask's farther documents and of a constraint's (a claim resting on any of it), in the
-  order written, only while answers and they stay within ``max_claims``.
+  that of the documents of the first ``ASK_HITS`` hits of each ask's or constraint's search, and a
+  reviewer's pins. They stand beside the answers and take none of their places, and they are few by
+  construction: quotes of the search as written's ``backbone_hits`` hits for the whole report (its top
+  ``backbone_documents`` documents and first ``BACKBONE_HITS`` hits, and any of its hits that is backbone
+  for another question), and of at most ``ASK_HITS`` documents per ask or constraint. The one search a
+  reader would have run is never out-known, nor the first hits of each ask's;
+- the backbone of an ask's farther documents (a claim resting on any of it), in the order written, only
+  while answers and they stay within ``max_claims``.
 
 The summary is written from every claim as written, before these bounds (``ResearchRun._write``): an ask's
 best answer is never lost with a section's tail.

@@ -464,11 +464,8 @@ def _weight(evidence: Evidence, section: str | None = None) -> float:
     may say nothing the request asks: weighed by that score, it had taken Houston's "... fourth-most populous
     city in the United States" place in the key findings. Likewise a template's question speaks for its own
     section only: a quote that answers "What is unknown, disputed or uncertain about ...?" well and the
-    request not at all, routed to the key findings, counts there by its relevance. So does a constraint's: it
-    says how well a quote meets the constraint ("We run a public REST API behind HAProxy Community Edition
-    2.x on two VMs" found the manual's "If you want to contact the developers ... via the mailing list" at
-    -0.59, above every answer on rate limiting), not how well it answers what the request asks."""
-    if evidence.origin in LEAD_ORIGINS or evidence.origin == "constraint":
+    request not at all, routed to the key findings, counts there by its relevance."""
+    if evidence.origin in LEAD_ORIGINS:
         return evidence.relevance
     if section is not None and evidence.origin in TEMPLATE_ORIGINS and section not in evidence.found_for:
         return evidence.relevance
