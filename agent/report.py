@@ -184,8 +184,11 @@ def title(query: str) -> str:
     # count of the questions to come ("We would like to understand three things from the documentation.")
     asks = [
         t
-        for t, kind in kinds
-        if kind == "ask" and not leans_back(t) and not t.rstrip().endswith(":") and not counts_asks(t)
+        for k, (t, kind) in enumerate(kinds)
+        if kind == "ask"
+        and not leans_back(t)
+        and not t.rstrip().endswith(":")
+        and not (counts_asks(t) and [kind for _, kind in kinds[k + 1 : k + 2]] == ["ask"])
     ]
     said = [t for t, kind in kinds if kind not in ("pleasantry", "instruction")]
     first = " ".join((asks or said or [one])[0].split())

@@ -21,7 +21,9 @@ TERM_WORDS = 12
 #: A synopsis line (a name and its arguments in brackets) has at most this many characters.
 SYNOPSIS_CHARS = 320
 #: One argument group of a synopsis, innermost first: "[ hdr <name> <fmt> ]*", "{ if | unless }".
-_ARGUMENTS = re.compile(r"\[[^\[\]]*\][*+]?|\{[^{}]*\}[*+]?")
+_ARGUMENTS = re.compile(r"\[[^\[\]\"']*\][*+]?|\{[^{}\"']*\}[*+]?")
+#: Words of prose that no synopsis holds outside its argument groups.
+_PROSE_WORDS = frozenset("the a an is are and of to between denotes means which that where for with".split())
 #: A name in code in a term line: a placeholder, an underscore, a call, an option, a camel-case name.
 _CODE_TERM = re.compile(r"<\w[\w-]*>|\w_\w|\w\(\)|(?<!\w)--?\w|[a-z][A-Z]")
 #: A signature: the line opens with the name called (after "class", "def", ...) and ends with its brackets
@@ -84,11 +86,14 @@ def _named(line: str) -> str:
     (HAProxy's "http-request deny [ { status | deny_status } <code>] [content-type <type>] [ ... ]* [ { if |
     unless } <condition> ]" over "This stops the evaluation of the rules and immediately rejects the
     request"), and its words are the name's and the fixed arguments', however many the groups hold."""
+    whole = line
     while True:
         bare = _ARGUMENTS.sub(" ", line)
         if bare == line:
-            return line
+            break
         line = bare
+    # (prose that says what brackets mean, "where [ ... ] denotes optional arguments", is no synopsis)
+    return whole if {w.casefold() for w in line.split()} & _PROSE_WORDS else line
 
 
 def is_term_line(text: str) -> bool:
@@ -97,7 +102,7 @@ def is_term_line(text: str) -> bool:
     line = text.strip()
     if len(line) > 2 and line[0] in _OPENING_QUOTES and line[-1] in _CLOSING_QUOTES:
         line = line[1:-1].strip()  # Texinfo quotes its terms: "‘-n’", "'--just-print'"
-    if "\n" in line or not line or len(_named(line).split()) > TERM_WORDS or len(line) > SYNOPSIS_CHARS:
+    if "\n" in line or not line or len(line) > SYNOPSIS_CHARS or len(_named(line).split()) > TERM_WORDS:
         return False
     if defined_name(line) is not None:
         return True  # Texinfo's "Directive: %define lr.type type" over its description's list

@@ -12,6 +12,8 @@ def test_the_names_a_question_is_about() -> None:
     # what the question does without is no topic of it (the corpus need not mention it)
     assert asked_names("How do I drain a server at runtime without editing haproxy.cfg?") == []
     assert asked_names("How do I rotate logs with Logrotate instead of using Cron?") == ["Logrotate"]
+    assert asked_names("How do I deploy without downtime on Kubernetes?") == ["Kubernetes"]
+    assert asked_names("What does Celery do except when RabbitMQ is down?") == ["Celery", "RabbitMQ"]
     assert asked_names("How do I enable HTTP/2 on my server?") == ["HTTP/2"]
     assert asked_names("What is the default of gc.auto and max_connections in FTS5?") == [
         "gc.auto",

@@ -722,6 +722,12 @@ def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
         "about pytest fixtures and their scopes."
     )
     assert any("three things" in a for a in alone.asks)
+    # A count inside an ask is no count of the questions ("Explain the two main things that slow down ...").
+    asked = understand(
+        "Our database is 2 TB.\n\nExplain the two main things that slow down VACUUM on large tables. "
+        "How do I tune autovacuum for a 2 TB table?"
+    )
+    assert asked.asks[0].startswith("Explain the two main things")
 
 
 def test_a_role_that_goes_on_to_ask_is_an_ask() -> None:
@@ -3136,6 +3142,9 @@ def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it
         "[ { if | unless } <condition> ]"
     )
     assert is_term_line(synopsis)
+    assert not is_term_line(
+        "where [ ... ] denotes optional arguments and { a | b } denotes a choice between them"
+    )
     assert not is_term_line("This is a sentence [with brackets] that goes on and on for many words " * 2)
     # (stored as the converter writes it: a placeholder's brackets escaped)
     before = "The first rule that matches wins.\n\n" + synopsis.replace("<", "&lt;").replace(">", "&gt;")
@@ -3164,6 +3173,19 @@ def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it
     assert quote.endswith("By default an HTTP 403 error is returned.")
     assert quote in readable(before, opening).text  # verbatim: what citation checks it against
     assert one_line(quote).startswith(synopsis + " — This stops the evaluation of the rules")
+    # A sentence too far from the term to be quoted from it stays a window of its own.
+    far = (
+        opening + " " + "The rule is evaluated on every request of the connection, one after the other. " * 3
+    )
+    far += "The deny_status keyword is kept for compatibility."
+    long = Passage(chunk_id="b", document_id="configuration", title="Configuration", text=far, rank=0,
+                   prev_chunk_id="a")  # fmt: skip
+    read = admission.readers([long])
+    cut_long = windows(read[0])
+    near = [w for w in cut_long if read[0].text[w.start : w.end].startswith("By default")][:1]
+    last = [w for w in cut_long if read[0].text[w.start : w.end].startswith("The deny_status")]
+    found, _, _, kept = admission.with_antecedents([long], read, [cut_long], [near + last])
+    assert near and last and kept[0] == last and len(found) == 2  # (the near one moved, the far one stays)
     # A chunk before that ends on a sentence lends nothing to a later sentence.
     plain = Admission(
         ResearchOptions(),
@@ -3199,7 +3221,10 @@ def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encod
     # ... not under a heading that comes first, nor where the quote names its term
     heading = next(w for w in cut if reader.text[w.start : w.end].startswith("When set, the weight"))
     assert term_above(reader, heading) is None
-    naming = readable("option redispatch\n\nSome words here.\n\nWith option redispatch, HAProxy retries.")
+    naming = readable(
+        "option redispatch\n\nThis option changes what happens on a failed retry.\n\nWith option redispatch, "
+        "HAProxy retries."
+    )
     assert term_above(naming, windows(naming)[-1]) is None
     # ... nor a label that opens on a word (Apache's "Only available in <Directory> sections"), nor a syntax
     # diagram's box (SQLite's "column-name" over "column-def:")
@@ -3255,6 +3280,11 @@ def test_a_step_is_quoted_with_its_command() -> None:
         "Some text first.\n\n- Extract translatable messages into pot files.\n\n```\n$ make gettext\n```\n"
     )
     assert "Extract translatable messages into pot files." in quoted(alone)
+    # ... nor the last item of a list, whatever code follows the list
+    listed = readable(
+        "- It is fast.\n- It is small and has no dependencies.\n\n```python\nfrom flask import Flask\n```\n"
+    )
+    assert "It is small and has no dependencies." in quoted(listed)
 
 
 def test_a_short_intro_of_its_own_is_quoted_with_the_sentence_before_it() -> None:
@@ -3273,6 +3303,9 @@ def test_a_short_intro_of_its_own_is_quoted_with_the_sentence_before_it() -> Non
     assert intros[0].startswith("You need a language parameter") and intros[0].endswith("html")
     # (after code, no sentence to take: the intro and its code)
     assert intros[1].startswith("For Windows cmd.exe, run:")
+    # ... also where the sentence before opens the chunk
+    first = readable(md.split("\n\n", 1)[1].lstrip())
+    assert next(w for w in windows(first) if w.kind == "intro").start == 0
 
 
 def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Encoders) -> None:

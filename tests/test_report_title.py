@@ -71,6 +71,9 @@ def test_a_lead_in_to_a_list_of_questions_is_no_title() -> None:
         "do we register our own markers?"
     )
     assert title(counted) == "How can we select only a subset of tests?"
+    # ... where asks follow it: asked alone, it is the request's ask and its title
+    alone = "We run pytest on a large suite.\n\nWe would like to understand three things about fixtures."
+    assert title(alone) == "We would like to understand three things about fixtures."
 
 
 def test_what_only_leads_into_an_ask_is_no_part_of_its_title() -> None:

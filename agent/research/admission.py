@@ -329,18 +329,20 @@ class Admission:
             own = readers[k].visible
             shift = len(visible.text) + 2
             leaning: list[Window] = []
+            moved: list[Window] = []
             for w in inside:
                 said = own.text[own.blocks[0].start : w.end]
                 start = antecedent(visible, said, room=MAX_QUOTE_CHARS - len(said) - 2)
                 if start is not None:
                     leaning.append(Window(start, shift + w.end, "sentence", continues=True))
+                    moved.append(w)
             if not leaning:
                 continue
             out[0].append(_before_of(p, text))
             out[1].append(Readable(visible, own))
             out[2].append(leaning)
             out[3].append(leaning)
-            out[3][k] = [w for w in out[3][k] if w not in inside]
+            out[3][k] = [w for w in out[3][k] if w not in moved]  # (one too far from its term stays)
         for k, opening in openings.items():
             p = passages[k]
             before = self._before.get(p.prev_chunk_id or "")

@@ -27,7 +27,9 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")
 _CODE_SHAPE = re.compile(r"[A-Za-z]_[A-Za-z0-9]|[A-Za-z0-9]\.[A-Za-z]|[a-z][A-Z]|[A-Za-z]\d|/\d|\+\+|#")
 #: What a question sets aside just before a name: "without editing haproxy.cfg", "instead of Lua".
 _SET_ASIDE = re.compile(
-    r"\b(?:without|instead\s+of|rather\s+than|other\s+than|except)\s+(?:[\w-]+\s+){0,2}$", re.I
+    r"\b(?:without|instead\s+of|rather\s+than|other\s+than|except(?!\s+(?:when|if|where|while)\b))"
+    r"\s+(?:(?:\w+ing|the|a|an|any|our|my)\s+){0,2}$",
+    re.I,
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*\s+|\n\s*)[\"'“‘(\[*•-]*$")
 

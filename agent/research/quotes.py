@@ -444,7 +444,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         # ... and so does a short intro that is a paragraph of its own ("For BSD/GNU make,
                         # run:" under "You need a language parameter in conf.py or you may also specify the
                         # parameter on the command line."): the sentence before it, across the break.
-                        start = _last_sentence_before(text, blocks, k, cut_end=follow_end) or s
+                        before = _last_sentence_before(text, blocks, k, cut_end=follow_end)
+                        start = s if before is None else before
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
             if is_pointer(sentence):
@@ -921,7 +922,7 @@ def _last_sentence_before(text: str, blocks: Sequence[Block], k: int, *, cut_end
 #: BSD/GNU make, run:", "For example:", "On Windows:", "Then run:"), not "Associative arrays are created
 #: using".
 _NAMES_NOTHING = re.compile(
-    r"^(?:for|on|in|with|under|then|or|and|run|use|type|example|e\.g\.|using|so|now|next|also)\b", re.I
+    r"^(?:(?:for|on|in|with|under|then|or|and|run|use|type|examples?|using|so|now|next|also)\b|e\.g\.)", re.I
 )
 
 
@@ -944,8 +945,8 @@ def _step_code(text: str, blocks: Sequence[Block], k: int) -> int | None:
     end = k + 1
     while end + 1 < len(blocks) and blocks[end + 1].kind == "code":
         end += 1
-    steps = [b for b in (blocks[k - 1] if k > 0 else None, *blocks[end + 1 : end + 3]) if b is not None]
-    if not any(b.kind == "item" and b.depth == block.depth for b in steps):
+    # (the next step after the code: the last item of a list is no step of the code after the list)
+    if not any(b.kind == "item" and b.depth == block.depth for b in blocks[end + 1 : end + 3]):
         return None
     stop = blocks[end].end
     return stop if stop - block.start <= MAX_EXAMPLE_CHARS else None
@@ -1127,8 +1128,10 @@ def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
     return len(words(said)) >= 4 and not said.endswith(":")
 
 
+#: A paragraph of at most this many words without a stop reads as a title.
+TITLE_WORDS = 8
 #: An argument's name on a line of its own, under the keyword it belongs to: "<table>", "[<backend>/]".
-_ARGUMENT = re.compile(r"\[?<[^<>\s]+>\]?(?:\s*:)?")
+_ARGUMENT = re.compile(r"\[?<[^<>\s]+>[/:]?\]?(?:\s*:)?")
 #: How many blocks above a quote's own a description's term line may stand (its paragraphs, its "Arguments :"
 #: list, its example).
 TERM_SCAN = 8
@@ -1144,13 +1147,20 @@ def term_above(passage: Readable, window: Window) -> str | None:
     text = passage.text
     own = passage.visible.blocks
     k = next((i for i, b in enumerate(own) if b.start <= window.start < b.end), None)
-    if k is None or k == 0 or is_term_line(text[own[k].start : own[k].end]):
+    if k is None or k == 0 or own[k].kind == "heading" or is_term_line(text[own[k].start : own[k].end]):
         return None
     for j in range(k - 1, max(-1, k - 1 - TERM_SCAN), -1):
         block = own[j]
         if block.kind == "heading":
             return None
         line = text[block.start : block.end].strip()
+        if (
+            block.kind == "paragraph"
+            and not line.endswith(_STOPS)
+            and not is_term_line(line)
+            and len(words(line)) <= TITLE_WORDS
+        ):
+            return None  # a title set as a paragraph ("Server-side Keep-Alive") opens another part
         if block.kind == "paragraph" and _ARGUMENT.fullmatch(line):
             continue  # an argument's name under its keyword ("<table>" under "http-request track-sc0 <key>")
         if block.kind == "paragraph" and is_term_line(line):
@@ -1165,7 +1175,10 @@ def term_above(passage: Readable, window: Window) -> str | None:
                 return None  # (more term lines above than one description's: a list of names, no term)
             lines = [" ".join(text[b.start : b.end].split()) for b in own[first : j + 1]]
             quote = " ".join(text[window.start : window.end].split())
-            return None if any(_name_of(line) in quote for line in lines) else "\n".join(lines)
+            named = any(
+                re.search(rf"(?<![\w-]){re.escape(_name_of(line))}(?![\w-])", quote) for line in lines
+            )
+            return None if named else "\n".join(lines)
     return None
 
 

@@ -228,11 +228,15 @@ def understand(text: str) -> Request:
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
 
 
-#: A sentence that says how many things the request asks ("three things", "a few questions", "the following
-#: points").
+#: A sentence that says how many things the request asks and nothing of them: a verb of asking or knowing,
+#: the count, the things, and at most where they are to be found ("We would like to understand three things
+#: from the official pytest documentation.", "I have two questions."); not "Explain the two main things that
+#: slow down VACUUM", which asks.
 _COUNTS_ASKS = re.compile(
-    r"\b(?:two|three|four|five|six|several|a\s+few|a\s+couple\s+of|the\s+following|\d)\s+(?:\w+\s+)?"
-    r"(?:things|questions|points|areas|issues|topics|items|aspects|matters)\b",
+    r"\b(?:understand|know|ask|clarify|learn|raise|cover|have|are)\s+(?:\w+\s+){0,2}?"
+    r"(?:two|three|four|five|six|several|a\s+few|a\s+couple\s+of|the\s+following|\d)\s+(?:\w+\s+)?"
+    r"(?:things|questions|points|areas|issues|topics|items|aspects|matters)\b"
+    r"(?:\s+(?:from|about|in|on|regarding|concerning|for)\b[^,;]*)?\s*[.:!]?\s*$",
     re.I,
 )
 
