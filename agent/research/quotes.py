@@ -1108,7 +1108,7 @@ def _name_of(term: str) -> str:
 #: A term line that opens on its name: in lower case or with a sign ("option redispatch", "<Directory>",
 #: "-q"), or a name in code ("SQLITE_THREADSAFE=<0 or 1 or 2>", "ForeignKey.swappable", "class X(...)"); not
 #: a label that opens on a word ("Only available in <Directory> sections", "PostgreSQL users").
-_OPENS_ON_A_NAME = re.compile(r"[a-z<$%@.\-\[]|\S*[_.(<=/:]")
+_OPENS_ON_A_NAME = re.compile(r"[a-z<$%@.\-\[]|\S*[_.(<=/]")
 
 
 def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
@@ -1164,7 +1164,7 @@ def term_above(passage: Readable, window: Window) -> str | None:
         if block.kind == "paragraph" and _ARGUMENT.fullmatch(line):
             continue  # an argument's name under its keyword ("<table>" under "http-request track-sc0 <key>")
         if block.kind == "paragraph" and is_term_line(line):
-            if not _OPENS_ON_A_NAME.match(line) or not _describes(text, own, j):
+            if not (_OPENS_ON_A_NAME.match(line) or defined_name(line)) or not _describes(text, own, j):
                 return None  # (a label, "Only available in <Directory> sections"; a diagram's box)
             first = _first_term(text, own, j)
             if (
