@@ -932,8 +932,8 @@ STEP_WORDS = 20
 
 def _step_code(text: str, blocks: Sequence[Block], k: int) -> int | None:
     """Where the code right after the list item ``blocks[k]`` ends, when the item is a short step of a list
-    of steps (an item before or after it at its depth) and that code fits in an example's length: the step's
-    command. None otherwise."""
+    of steps (the next step, an item at its depth, follows the code) and that code fits in an example's
+    length: the step's command. None otherwise."""
     block = blocks[k]
     if (
         block.kind != "item"
