@@ -7,6 +7,7 @@ always lands while the run is ``running`` (no timing involved).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -16,10 +17,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import httpx
 import pytest
 
 from sleuth.agent import SqliteRunStore
+from sleuth.agent.cli.workspace import writable_folder
 from sleuth.agent.runs.sqlite import INTERRUPTED
 from sleuth.ingest.processes import Owner
 from tests.test_api import Server, sse
@@ -178,6 +181,26 @@ def test_research_out_onto_a_file_fails_before_the_run(folder: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 2 and "taken.md: is a file" in result.stderr
     assert taken.read_text() == "not a folder\n" and not (runs_dir / "runs.sqlite").exists()  # no run began
+
+
+def test_research_out_onto_a_report_file(folder: Path) -> None:
+    """``--out brief.md`` writes that file and its JSON twin, not a folder named brief.md; run again, it
+    rewrites them (its own report), while a file of the user's by that name stays refused."""
+    brief = folder / "reports" / "brief.md"
+    result = run(
+        ["research", "What forms basalt?", "--template", "brief", "--index", str(folder / "index"),
+         "--offline", "--out", str(brief)],
+        cwd=folder, env={"SLEUTH_RUNS_DIR": str(folder / "brief-runs")},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    twin = folder / "reports" / "brief.json"
+    assert result.stdout.split() == [str(brief), str(twin)]
+    assert brief.is_file() and brief.read_text().startswith("# ") and json.loads(twin.read_text())["run_id"]
+    writable_folder(brief)  # its own report: written again
+    writable_folder(twin)
+    twin.write_text("[]\n")  # no longer a report of sleuth's
+    with pytest.raises(click.UsageError, match="is a file and no report"):
+        writable_folder(brief)
 
 
 def test_eval_warns_when_gold_ids_name_no_document(folder: Path) -> None:

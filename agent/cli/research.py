@@ -42,7 +42,11 @@ from sleuth.agent.cli.workspace import index_options, open_workspace, writable_f
 @click.option("--no-llm", is_flag=True, help="No LLM calls: extractive planning and writing.")
 @click.option("--offline", is_flag=True, help="No network at all: --no-llm --no-web.")
 @click.option(
-    "--out", "out_dir", type=click.Path(path_type=Path), default=None, help="Write the report here."
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write DIR/report.md and DIR/report.json, or FILE.md and FILE.json.",
 )
 @click.option("--review", is_flag=True, help="Stop after collecting evidence, to pin or drop pieces first.")
 @click.option("--resume", "resume_id", default=None, help="Write the report of a reviewed run.")

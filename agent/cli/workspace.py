@@ -3,6 +3,7 @@ problems as the CLI's one-line errors), an ingestor reporting failed inputs on s
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sleuth.agent import Runtime, Wiring
+from sleuth.agent.runs.folders import ReportFiles, report_files
 from sleuth.retrieval import Encoders, Ingestor, IngestProgress
 
 
@@ -71,15 +73,31 @@ def make_ingestor(
     )
 
 
+def _written_by_sleuth(files: ReportFiles) -> bool:
+    """Whether a report file pair is one sleuth wrote (its JSON twin holds a run id): ``--out brief.md``
+    run again rewrites its report, never a file of the user's that happens to bear that name."""
+    try:
+        return "run_id" in json.loads(files.json.read_text())
+    except (OSError, ValueError, TypeError):
+        return False
+
+
 def writable_folder(out: Path | None) -> None:
-    """Refuse an ``--out DIR`` that cannot take the reports before anything runs (a run can take minutes,
-    and its report would be lost at the end): a file where the folder should be, or no write access to the
-    nearest folder that exists."""
+    """Refuse an ``--out DIR`` (or ``--out FILE.md``) that cannot take the reports before anything runs (a
+    run can take minutes, and its report would be lost at the end): a file where the folder should be, a
+    file of the user's a report would overwrite, or no write access to the nearest folder that exists."""
     if out is None:
         return
-    if out.exists() and not out.is_dir():
-        raise click.UsageError(f"--out {out}: is a file; name a folder (reports go to DIR/report.md, .json)")
-    existing = out.expanduser().absolute()
+    files = report_files(out.expanduser())
+    if out.exists() and not out.is_dir() and not _written_by_sleuth(files):
+        raise click.UsageError(
+            f"--out {out}: is a file and no report of sleuth's; name a folder (DIR/report.md, .json) "
+            "or a new .md or .json file"
+        )
+    for file in (files.markdown, files.json):
+        if file.is_dir():
+            raise click.UsageError(f"--out {out}: {file} is a folder")
+    existing = files.markdown.parent.absolute()
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():

@@ -22,9 +22,22 @@ class ReportFiles:
     json: Path
 
 
+REPORT_SUFFIXES = frozenset({".md", ".json"})
+
+
+def report_files(out: Path) -> ReportFiles:
+    """Where a report goes: ``DIR/report.md`` and ``DIR/report.json``, or, for an ``--out`` that names a
+    report file (``brief.md`` or ``brief.json``, not an existing folder), that file and its twin beside it
+    (``brief.md`` and ``brief.json``): a user who types ``--out brief.md`` wants a file, not a folder named
+    so."""
+    if out.suffix.lower() in REPORT_SUFFIXES and not out.is_dir():
+        return ReportFiles(out.with_suffix(".md"), out.with_suffix(".json"))
+    return ReportFiles(out / "report.md", out / "report.json")
+
+
 def write_report(report: Report, folder: Path) -> ReportFiles:
-    folder.mkdir(parents=True, exist_ok=True)
-    files = ReportFiles(folder / "report.md", folder / "report.json")
+    files = report_files(folder)
+    files.markdown.parent.mkdir(parents=True, exist_ok=True)
     files.json.write_text(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
     files.markdown.write_text(render_markdown(report))
     return files
