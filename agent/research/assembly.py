@@ -71,6 +71,15 @@ def unnamed_note(names: Sequence[str]) -> str:
     )
 
 
+def unanswered_note(asks: Sequence[str]) -> str:
+    """What the summary says of the asks no claim of the report answers."""
+    listed = "; ".join(f'"{a.strip().rstrip("?.")}"' for a in asks)
+    return (
+        f"No passage found answers {'this ask' if len(asks) == 1 else 'these asks'}: {listed}. "
+        "The corpus may not cover them; the passages shown answer the rest of the request."
+    )
+
+
 def _past_summary(claims: Sequence[Claim], summary: Written, numbers: Mapping[str, int]) -> list[str]:
     """A findings section's Markdown lines: the claims the summary section above already shows as one line
     of their citations, then the others. A reader of a brief met the direct answer's claims again as the
@@ -100,12 +109,23 @@ def _with(note: str | None, more: str | None) -> str | None:
 
 
 def section_note(
-    required: bool, status: str, *, found_only: bool = False, unnamed: Sequence[str] = ()
+    required: bool,
+    status: str,
+    *,
+    found_only: bool = False,
+    unnamed: Sequence[str] = (),
+    unanswered: Sequence[str] = (),
 ) -> str | None:
-    if found_only and status == "thin_evidence":
-        return f"{FOUND_ONLY} {unnamed_note(unnamed)}" if unnamed else FOUND_ONLY
-    if unnamed and status == "thin_evidence":
-        return unnamed_note(unnamed)
+    if status == "thin_evidence" and (found_only or unnamed or unanswered):
+        return " ".join(
+            note
+            for note in (
+                FOUND_ONLY if found_only else "",
+                unnamed_note(unnamed) if unnamed else "",
+                unanswered_note(unanswered) if unanswered else "",
+            )
+            if note
+        )
     if status == "not_found":
         return "No evidence for this section was found." + (" It is required." if required else "")
     if status == "stale":
@@ -184,6 +204,7 @@ def assemble(
     web: Any,
     empty_reason: str | None = None,
     unnamed: Sequence[str] = (),
+    unanswered: Sequence[str] = (),
     ruled_out: Mapping[str, str] | None = None,
 ) -> Report:
     """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
@@ -208,6 +229,9 @@ def assemble(
                     summary_text = " ".join(t for t in (FOUND_ONLY, missing, summary_text) if t)
                 elif unnamed and used:
                     summary_text = f"{unnamed_note(unnamed)} {summary_text}".strip()
+                if unanswered and used and not (empty_reason and not w.claims):
+                    # (after the answers it gives: what the report answers first, then what it does not)
+                    summary_text = f"{summary_text} {unanswered_note(unanswered)}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
             summary = summary or w
         sections.append(
@@ -238,6 +262,7 @@ def assemble(
         "documents_cited": len({evidence[i].document_key for i in used}),
         "cross_encoder_pairs": state.judged_pairs,
         "evidence_ruled_out": len(ruled_out or {}),
+        "asks_unanswered": list(unanswered),
         "guards": dict(guards),
         "seconds": {k: round(v, 3) for k, v in {**state.seconds, "total": seconds}.items()},
         "statuses": {s.id: s.status for s in sections},

@@ -8,7 +8,8 @@ limit is ``stale`` (a template may have none: a literature review does not go ou
 the search found on the topic where the judge found no quote on it (``Evidence.found_only``) is
 ``thin_evidence`` whatever its count: it shows what the corpus has, not an answer. So is every section of a
 report whose question names something no evidence mentions (``unnamed``: "Mercurial" over git's manual):
-its quotes are about something near, not about what was asked.
+its quotes are about something near, not about what was asked. So is a summary section when some ask of
+the request has no answer in the report (``unanswered``): it answers the request in part.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def section_status(
     stale_after_days: int | None,
     now: datetime,
     unnamed: Sequence[str] = (),
+    unanswered: Sequence[str] = (),
 ) -> Status:
     ids = cited(claims)
     if not ids:
@@ -42,7 +44,7 @@ def section_status(
     limit = now - timedelta(days=stale_after_days) if stale_after_days is not None else None
     if limit is not None and known and len(known) == len(dates) and max(known) < limit:
         return "stale"
-    if found_only(ids, evidence) or unnamed:
+    if found_only(ids, evidence) or unnamed or unanswered:
         return "thin_evidence"
     return "supported" if len(ids) >= section.min_evidence else "thin_evidence"
 

@@ -48,7 +48,7 @@ from sleuth.agent.research.section_bounds import bound_sections, left_out
 from sleuth.agent.research.sources import EvidenceSource
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.steps import ResearchSteps, extractive_steps
-from sleuth.agent.research.synthesis import summarize
+from sleuth.agent.research.synthesis import summarize, unanswered
 from sleuth.agent.templates import Template
 from sleuth.retrieval.encoders import Encoders
 
@@ -181,6 +181,11 @@ class ResearchRun:
             return [self.state.answered_as.get(a, a) for a in self.request.asks]
         return self.request.asks[1:]
 
+    def _asked_as(self, k: int) -> str:
+        """The ``k``-th of the summary's asks as the request wrote it."""
+        written = self.request.asks if self.request.long else self.request.asks[1:]
+        return written[k]
+
     def _event(self, kind: type[RunEvent], **fields: Any) -> Any:
         self._seq += 1
         return kind(run_id=self.run_id, seq=self._seq, at=time.time(), **fields)
@@ -226,6 +231,7 @@ class ResearchRun:
         now = datetime.now(UTC)
         written: list[Written] = []
         asks = self._summary_asks()
+        gaps: list[str] = []  # the asks no claim answers, as the request wrote them
         # Each ask (a short question's part, a long request's ask) answered first by its best piece, judged
         # against it: a short question's parts against every piece cited, a long request's asks against the
         # most direct besides what their own searches found.
@@ -252,10 +258,20 @@ class ResearchRun:
                 )
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)
+                if answers is not None and not gaps:
+                    said = [*claims, *(c for cs in written_claims.values() for c in cs)]
+                    missed = unanswered(asks, said, evidence, answers=answers, floor=self.options.topic_floor)
+                    gaps = [self._asked_as(k) for k in missed] if said else []
             else:
                 claims = findings[spec.id]
             status = section_status(
-                spec, claims, evidence, stale_after_days=staleness, now=now, unnamed=unnamed
+                spec,
+                claims,
+                evidence,
+                stale_after_days=staleness,
+                now=now,
+                unnamed=unnamed,
+                unanswered=gaps if spec.kind == "summary" else (),
             )
             yield self._event(
                 SynthesisDone,
@@ -275,7 +291,13 @@ class ResearchRun:
                 evidence=len(ids),
                 documents=len({evidence[i].document_key for i in ids}),
             )
-            note = section_note(spec.required, status, found_only=found_only(ids, evidence), unnamed=unnamed)
+            note = section_note(
+                spec.required,
+                status,
+                found_only=found_only(ids, evidence),
+                unnamed=unnamed,
+                unanswered=gaps if spec.kind == "summary" else (),
+            )
             written.append(Written(spec, claims, status, note, facts))
         self.state.seconds["write"] = time.monotonic() - started
         self.state.judged_pairs = self.judge.pairs
@@ -293,6 +315,7 @@ class ResearchRun:
             web=web,
             empty_reason=self._empty_reason(written, evidence),
             unnamed=unnamed,
+            unanswered=gaps,
             ruled_out=ruled_out,
         )
         report.check()

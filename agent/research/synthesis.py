@@ -150,22 +150,7 @@ def summarize(
     ]
 
     def relevance(claim: Claim, ask: str | None = None) -> float:
-        if ask is not None and answers is not None and ask in answers:
-            scores = answers[ask]
-            return max((scores[i] for i in claim.evidence_ids if i in scores), default=float("-inf"))
-        # (a constraint's quote answers the constraint, not the request: "I only want what GNU m4 itself
-        # offers, with each point tied to the manual" found the manual's licence, and its score had put
-        # "Secondarily, this License preserves for the author ..." among a build engineer's direct answers)
-        return max(
-            (
-                evidence[i].relevance
-                for i in claim.evidence_ids
-                if i in evidence
-                and (ask is None or evidence[i].question == ask)
-                and evidence[i].origin != "constraint"
-            ),
-            default=float("-inf") if ask is not None or _constrained(claim, evidence) else 0.0,
-        )
+        return claim_relevance(claim, evidence, ask, answers)
 
     def current(claim: Claim) -> bool:
         known = [evidence[i] for i in claim.evidence_ids if i in evidence]
@@ -223,6 +208,53 @@ def summarize(
     # rest by relevance.
     out = [*first, *chosen]
     return out if opening is None else [opening, *(c for c in out if c is not opening)]
+
+
+def claim_relevance(
+    claim: Claim,
+    evidence: Mapping[str, Evidence],
+    ask: str | None = None,
+    answers: Mapping[str, Mapping[str, float]] | None = None,
+) -> float:
+    """How directly a claim answers ``ask`` (the judge's score of its best piece, ``answers``; else the
+    score its pieces were admitted with, when that ask's own search found them), or the request as a whole
+    (``ask`` None)."""
+    if ask is not None and answers is not None and ask in answers:
+        scores = answers[ask]
+        return max((scores[i] for i in claim.evidence_ids if i in scores), default=float("-inf"))
+    # (a constraint's quote answers the constraint, not the request: "I only want what GNU m4 itself
+    # offers, with each point tied to the manual" found the manual's licence, and its score had put
+    # "Secondarily, this License preserves for the author ..." among a build engineer's direct answers)
+    return max(
+        (
+            evidence[i].relevance
+            for i in claim.evidence_ids
+            if i in evidence
+            and (ask is None or evidence[i].question == ask)
+            and evidence[i].origin != "constraint"
+        ),
+        default=float("-inf") if ask is not None or _constrained(claim, evidence) else 0.0,
+    )
+
+
+def unanswered(
+    asks: Sequence[str],
+    claims: Sequence[Claim],
+    evidence: Mapping[str, Evidence],
+    *,
+    answers: Mapping[str, Mapping[str, float]] | None,
+    floor: float,
+) -> list[int]:
+    """The asks (by index) that no claim of the report answers: none reaches ``floor``, the score at which
+    the summary takes a claim as an ask's answer. A long request whose corpus covers one of its three asks
+    ("which Valgrind tool finds data races" over a manual that only names Helgrind) got quotes on the other
+    two by shared words (MPI's wrappers for "our own mutex wrappers") and called itself supported; the
+    summary now says which asks found no answer, by the same measure that picks the answers it gives."""
+    return [
+        k
+        for k, ask in enumerate(asks)
+        if max((claim_relevance(c, evidence, ask, answers) for c in claims), default=float("-inf")) < floor
+    ]
 
 
 def _on_first_page(claim: Claim, evidence: Mapping[str, Evidence], hits: int) -> bool:
