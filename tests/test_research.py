@@ -469,6 +469,36 @@ def test_a_question_about_a_name_no_evidence_mentions_is_never_supported(sample:
     assert answer["status"] == "supported" and "Glencore" not in plain["executive_summary"]
 
 
+IN_PART = (
+    "Hello, our purchasing team is reviewing suppliers of electrical wire and my manager asked me for a "
+    "short background note by Monday.\n\nPlease explain where copper is mined and which countries produce "
+    "the most. Also, how should we word the penalty clause in our supplier contracts when a delivery is "
+    "late? Thanks, Sam"
+)
+
+
+def test_a_request_answered_in_part_says_which_ask_found_no_answer(sample: Path) -> None:
+    """The corpus says where copper is mined but nothing of supplier contracts: the summary answers the
+    first ask, names the second as unanswered (in its note, after its answers in the executive summary and in
+    the metrics) and is thin_evidence, not supported; the findings sections keep their own statuses."""
+    done = run(
+        ["research", IN_PART, "--template", "brief", "--index", str(sample / "index"), "--offline", "--json"],
+        cwd=sample,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    asks = understand(IN_PART).asks
+    assert len(asks) == 2 and "penalty clause" in asks[1]
+    assert report["metrics"]["asks_unanswered"] == [asks[1]]
+    answer = next(s for s in report["sections"] if s["id"] == "answer")
+    assert answer["claims"] and answer["status"] == "thin_evidence"
+    assert "penalty clause" in (answer["note"] or "") and "copper is mined" not in (answer["note"] or "")
+    summary = report["executive_summary"]
+    gap = summary.index("No passage found answers this ask")
+    assert summary.index("Copper") < gap < summary.index("penalty")
+    assert next(s for s in report["sections"] if s["id"] == "key_findings")["status"] == "supported"
+
+
 LEANING = (
     "Hello, our purchasing team is reviewing suppliers of electrical wire and my manager asked me for a "
     "short background note by Monday.\n\nPlease explain where copper is mined, what the main uses are, and "

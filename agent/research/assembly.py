@@ -71,12 +71,18 @@ def unnamed_note(names: Sequence[str]) -> str:
     )
 
 
-def unanswered_note(asks: Sequence[str]) -> str:
-    """What the summary says of the asks no claim of the report answers."""
+def unanswered_note(asks: Sequence[str], *, of: int) -> str:
+    """What the summary says of the asks no claim of the report answers (``of``: how many it has)."""
     listed = "; ".join(f'"{a.strip().rstrip("?.")}"' for a in asks)
+    one = len(asks) == 1
+    rest = (
+        "the passages shown answer the rest of the request"
+        if len(asks) < of
+        else "the passages shown are the nearest the searches found"
+    )
     return (
-        f"No passage found answers {'this ask' if len(asks) == 1 else 'these asks'}: {listed}. "
-        "The corpus may not cover them; the passages shown answer the rest of the request."
+        f"No passage found answers {'this ask' if one else 'these asks'}: {listed}. "
+        f"The corpus may not cover {'it' if one else 'them'}; {rest}."
     )
 
 
@@ -115,6 +121,7 @@ def section_note(
     found_only: bool = False,
     unnamed: Sequence[str] = (),
     unanswered: Sequence[str] = (),
+    asks: int = 0,
 ) -> str | None:
     if status == "thin_evidence" and (found_only or unnamed or unanswered):
         return " ".join(
@@ -122,7 +129,7 @@ def section_note(
             for note in (
                 FOUND_ONLY if found_only else "",
                 unnamed_note(unnamed) if unnamed else "",
-                unanswered_note(unanswered) if unanswered else "",
+                unanswered_note(unanswered, of=asks) if unanswered else "",
             )
             if note
         )
@@ -205,6 +212,7 @@ def assemble(
     empty_reason: str | None = None,
     unnamed: Sequence[str] = (),
     unanswered: Sequence[str] = (),
+    asks: int = 0,
     ruled_out: Mapping[str, str] | None = None,
 ) -> Report:
     """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
@@ -229,9 +237,14 @@ def assemble(
                     summary_text = " ".join(t for t in (FOUND_ONLY, missing, summary_text) if t)
                 elif unnamed and used:
                     summary_text = f"{unnamed_note(unnamed)} {summary_text}".strip()
-                if unanswered and used and not (empty_reason and not w.claims):
+                if (
+                    unanswered
+                    and used
+                    and not found_only(used, evidence)
+                    and not (empty_reason and not w.claims)
+                ):
                     # (after the answers it gives: what the report answers first, then what it does not)
-                    summary_text = f"{summary_text} {unanswered_note(unanswered)}".strip()
+                    summary_text = f"{summary_text} {unanswered_note(unanswered, of=asks)}".strip()
             lines += ["", *overview(written)] if lines else overview(written)
             summary = summary or w
         sections.append(

@@ -261,7 +261,9 @@ class ResearchRun:
                 if answers is not None and not gaps:
                     said = [*claims, *(c for cs in written_claims.values() for c in cs)]
                     missed = unanswered(asks, said, evidence, answers=answers, floor=self.options.topic_floor)
-                    gaps = [self._asked_as(k) for k in missed] if said else []
+                    # (a report whose quotes answer nothing says so of the whole request: ``found_only``)
+                    known = bool(said) and not found_only(cited(said), evidence)
+                    gaps = [self._asked_as(k) for k in missed] if known else []
             else:
                 claims = findings[spec.id]
             status = section_status(
@@ -297,6 +299,7 @@ class ResearchRun:
                 found_only=found_only(ids, evidence),
                 unnamed=unnamed,
                 unanswered=gaps if spec.kind == "summary" else (),
+                asks=len(asks),
             )
             written.append(Written(spec, claims, status, note, facts))
         self.state.seconds["write"] = time.monotonic() - started
@@ -316,6 +319,7 @@ class ResearchRun:
             empty_reason=self._empty_reason(written, evidence),
             unnamed=unnamed,
             unanswered=gaps,
+            asks=len(asks),
             ruled_out=ruled_out,
         )
         report.check()
