@@ -201,6 +201,16 @@ def test_a_request_that_rules_things_out_searches_the_rest() -> None:
     assert any("plaintext authenticator" in c for c in request.constraints)
     # "don't suggest" asks for nothing: the sentence is a constraint, and never the report's title.
     assert classify("Don't suggest Cyrus SASL or Dovecot.") == "constraint"
+    # ... nor does a verb of asking told not to be done where what it rules out is no name (an action): the
+    # sentence is a constraint, never an ask of the request with nothing to answer it; asked, it asks.
+    for told in (
+        "Constraint: the backend servers must stay plain HTTP - do not suggest re-encrypting traffic to the "
+        "servers or enabling SSL on server lines.",
+        "Please don't suggest editing the queue files by hand or restarting the server; we can't take "
+        "downtime during school hours.",
+    ):
+        assert classify(told) == "constraint"
+    assert classify("Please suggest a way to drain the queue, and recommend a setting.") == "ask"
     # ... nor does "no need to cover": what it names is left out.
     assert excluded_things("No need to cover JSON bodies.") == ["JSON bodies"]
     assert excluded_things("Please don't go into the Celery setup.") == ["Celery setup"]

@@ -46,7 +46,10 @@ _ASK = re.compile(
     r"(?<=briefly )|(?<=first )|(?<=now ))list(?! of\b)|"
     r"tell (?:me|us)|show (?:me|us)|"
     r"(?:give|provide|send|need|want)(?: me| us)? (?:a|the) (?:\w+ )?list of|"
-    r"find out|figure out|summari[sz]e|outline|identify|recommend|suggest|advise|clarify|"
+    # ... never a verb of asking told not to be done ("do not suggest re-encrypting traffic", "don't
+    # recommend a plugin"): that rules things out
+    r"find out|figure out|summari[sz]e|outline|identify|"
+    r"(?<!\bnot )(?<!n't )(?<!\bnever )(?:recommend|suggest|advise)|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
