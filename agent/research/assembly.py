@@ -5,7 +5,7 @@ evidence record, in section content, in the summary and in report.md alike."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from sleuth.agent.report import Claim, EvidenceRecord, Report, SectionReport, So
 from sleuth.agent.research.claim_text import flat
 from sleuth.agent.research.code_lines import fenced
 from sleuth.agent.research.evidence import Evidence, found_only
+from sleuth.agent.research.named_apart import named_apart
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.state import RunState
 from sleuth.agent.templates import SectionSpec, Template
@@ -216,7 +217,10 @@ def assemble(
     ruled_out: Mapping[str, str] | None = None,
 ) -> Report:
     """The report: evidence numbered in the order first cited, each section's Markdown with those numbers,
-    the summary section's text (its claims, then one line per section) as the executive summary."""
+    the summary section's text (its claims, then one line per section) as the executive summary; claims
+    that read the same but stand in different places are named by their place (``named_apart``)."""
+    named = named_apart([w.claims for w in written], evidence)
+    written = [replace(w, claims=claims) for w, claims in zip(written, named, strict=True)]
     used = list(dict.fromkeys(i for w in written for c in w.claims for i in c.evidence_ids))
     records = [record(evidence[i]) for i in used]
     numbers = {i: n for n, i in enumerate(used, 1)}
