@@ -892,6 +892,18 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
     # ... and a sentence keeps the bracket that closes after its stop.
     assert awk.text[recall.start : recall.end].endswith("code 034.)")
     assert not awk.text[recall.start : extended(awk.text, recall, cut).end].endswith(":")
+    # A name in quotes is a name too (HAProxy's "force-tlsv12": where to set the minimum version is only in
+    # its pointer); a title in quotes is not.
+    tls = readable(
+        "This option enforces use of TLSv1.2 only on SSL connections instantiated from this listener. See "
+        'also "ssl-min-ver" and "ssl-max-ver".\n\nSession caching keeps the sessions of every listener in '
+        'shared memory. See "Tuning".'
+    )
+    cut = windows(tls)
+    forced = next(w for w in cut if tls.text[w.start : w.end].startswith("This option"))
+    assert tls.text[forced.start : extended(tls.text, forced, cut).end].endswith('and "ssl-max-ver".')
+    caches = next(w for w in cut if tls.text[w.start : w.end].startswith("Session caching"))
+    assert tls.text[caches.start : extended(tls.text, caches, cut).end].endswith("in shared memory.")
 
 
 def test_a_description_under_a_name_may_open_in_lower_case() -> None:

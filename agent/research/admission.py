@@ -146,8 +146,9 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
 def _with_named_pointer(text: str, start: int, end: int) -> int:
     """``end`` moved past the sentence that closes the paragraph when that sentence only sends the reader to
     a name in code ("As long as your tests are properly isolated, you can run them in parallel ... See test
-    --parallel."): a pointer is never a quote of its own, but the name it gives is what to use, and the quote
-    says what it does."""
+    --parallel.") or in quotes (HAProxy's "This option enforces use of TLSv1.2 only ... See also
+    "ssl-min-ver" and "ssl-max-ver"."): a pointer is never a quote of its own, but the name it gives is what
+    to use, and the quote says what it does."""
     stop = text.find("\n", end)
     rest = text[end : len(text) if stop < 0 else stop]
     sentence = rest.strip()
@@ -156,7 +157,7 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
         or sentence.endswith(":")  # "Then the split() function is called as follows:" introduces its code
         or len(sentence.split()) > POINTER_TAIL_WORDS
         or not is_pointer(sentence)
-        or not NAMES_CODE.search(sentence)
+        or not (NAMES_CODE.search(sentence) or _QUOTED_NAME.search(sentence))
         or re.search(r"[.!?]\s+\S", sentence)  # one sentence, the paragraph's last
         or end + len(rest.rstrip()) - start > EXTENDED_CHARS
     ):
@@ -175,6 +176,9 @@ def question_asked(text: str) -> str | None:
 
 #: A question judged on its own has at least this many words ("Why?" alone says nothing).
 QUESTION_WORDS = 3
+#: A name in quotes: one word in lower case or with a name's joints between quotation marks ("ssl-min-ver",
+#: "maxconn", "Foo.bar"), not a title ('See "Tuning".').
+_QUOTED_NAME = re.compile(r"[\"“‘'](?:[a-z][\w.:/-]*|\w+[_.:/-][\w.:/-]*)[\"”’']")
 #: A closing pointer taken into a quote has at most this many words.
 POINTER_TAIL_WORDS = 8
 
