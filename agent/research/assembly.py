@@ -82,8 +82,8 @@ def unanswered_note(asks: Sequence[str], *, of: int) -> str:
         else "the passages shown are the nearest the searches found"
     )
     return (
-        f"No passage found answers {'this ask' if one else 'these asks'}: {listed}. "
-        f"The corpus may not cover {'it' if one else 'them'}; {rest}."
+        f"The cross-encoder judged no passage an answer to {'this ask' if one else 'these asks'}: {listed}. "
+        f"The corpus may not cover {'it' if one else 'them'}, or say so in other words; {rest}."
     )
 
 
