@@ -303,7 +303,9 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
         items = [sentence[m.end() : end] for m, end in zip(marks, ends, strict=True)]
         parts = [re.sub(r"[\s,;]*(?:\band\b|\bor\b)?[\s,;]*$", "", i.strip()) for i in items]
     else:
-        colon = sentence.find(":")
+        # (a colon that opens a list has a space after it; "\figref{fig:xyz}" or "http://..." has none)
+        opens = re.search(r":(?=\s)", sentence)
+        colon = opens.start() if opens else -1
         body = sentence[colon + 1 :] if colon >= 0 else sentence
         cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
         bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
