@@ -20,6 +20,7 @@ from sleuth.agent.research.admission import (
     weights,
 )
 from sleuth.agent.research.assembly import claim_line
+from sleuth.agent.research.citation import Citation
 from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
@@ -391,6 +392,13 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
     ]
     inner = "How to configure the cache with memcached (which backend class, what the setting looks like)?"
     assert clauses(inner) == [inner]
+    # A colon inside a word ("\figref{fig:xyz}", a URL) opens no list: cut there, an ask read "Xyz} whose
+    # arguments are labels, not words?".
+    latex = (
+        "Second, our LaTeX sources use many custom commands like \\figref{fig:xyz} whose arguments are "
+        "labels, not words; how can we make aspell skip the parameters of such commands?"
+    )
+    assert clauses(latex) == [latex]
     request = understand(
         "Hello, we run Django 3.2 in production, thirty tables so far, and the product owner wants users to "
         "log in with their email address. Some blog posts say a profile model is enough. Please tell me: "
@@ -3519,3 +3527,43 @@ def test_a_quote_never_opens_on_a_sentence_that_leans_on_one_it_has_no_room_for(
     quoted = [passage.text[w.start : w.end] for w in windows(passage)]
     assert quoted and all(q.startswith("The traditional behavior") for q in quoted)
     assert any("This behavior is a security hole" in q for q in quoted)
+
+
+def test_an_ask_none_of_its_judged_pieces_answers_is_judged_against_every_citable_piece(
+    encoders: Encoders,
+) -> None:
+    """A long request's asks are judged against the most direct pieces only; before a report says an ask has
+    no answer, every piece it may cite is judged for that ask (aspell's command table answered "how do we
+    change a configuration option inside a running pipe session" from the details, unjudged)."""
+    request = understand(
+        "We embed aspell in our editor through its pipe mode and want to document the integration.\n\n"
+        "How do we add a word to the personal dictionary from the pipe? Is there a way to change a "
+        "configuration option inside a running pipe session without restarting the process?"
+    )
+    asks = request.asks
+    assert len(asks) == 2
+    table = (
+        "Aspell currently supports the following commands: cs option,value | Change a configuration option; "
+        "cr option | Prints the value of a configuration option."
+    )
+    items = [
+        Evidence(id="E1", chunk_id="c1", document_id="pipe", title="Through A Pipe", quote=(
+            "A line starting with '*' tells Aspell to insert the word into the personal dictionary."
+        ), question=asks[0], relevance=3.0),
+        Evidence(id="E2", chunk_id="c2", document_id="pipe", title="Through A Pipe", quote=(
+            "Aspell can also be used in terse mode, where it prints no line for correct words."
+        ), relevance=1.0),
+        Evidence(id="E3", chunk_id="c3", document_id="pipe", title="Through A Pipe", quote=table,
+                 relevance=-5.0),
+    ]  # fmt: skip
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    citation = Citation(request, sources=[], judge=judge.judge)
+    few = citation.answers_to(asks, items, judged=1)  # the most direct one besides its own search's
+    assert "E3" not in few[asks[1]]
+    floor = ResearchOptions().topic_floor
+    assert max(few[asks[1]].values()) < floor  # as judged so far, nothing answers the second ask
+    full = citation.answers_in_full(asks, few, items, floor=floor)
+    assert full[asks[1]]["E3"] >= floor and max(full[asks[1]], key=full[asks[1]].__getitem__) == "E3"
+    assert full[asks[0]] == few[asks[0]]  # an ask answered already is not judged again
+    before = judge.pairs
+    assert citation.answers_in_full(asks, full, items, floor=floor) == full and judge.pairs == before

@@ -110,6 +110,31 @@ class Citation:
             out[ask] = {**own, **{e.id: round(s, 4) for e, s in zip(others, row, strict=True)}}
         return out
 
+    def answers_in_full(
+        self,
+        asks: Sequence[str],
+        answers: Mapping[str, Mapping[str, float]],
+        items: Sequence[Evidence],
+        *,
+        floor: float,
+    ) -> dict[str, dict[str, float]]:
+        """``answers`` (``answers_to``'s) with every piece of ``items`` (what the report may cite) judged for
+        each ask that none of its judged pieces answers (none reaches ``floor``). A long request's asks are
+        judged against the most direct pieces only: aspell's "cs option,value | Change a configuration
+        option" stood in the details unjudged for "is there a way to change a configuration option", and the
+        summary said no passage answered it. Pairs are read only for such asks, which are few."""
+        out = {ask: dict(scores) for ask, scores in answers.items()}
+        unique = list({e.id: e for e in items}.values())
+        unanswered = [
+            ask
+            for ask in asks
+            if max((out.get(ask, {}).get(e.id, float("-inf")) for e in unique), default=float("-inf")) < floor
+        ]
+        if unanswered and unique:
+            for ask, scores in self.answers_to(unanswered, unique).items():
+                out.setdefault(ask, {}).update(scores)
+        return out
+
     def _judged(self, asks: Sequence[str], items: Sequence[Evidence]) -> list[list[float]]:
         """The judge's score of each piece (its quote in context) for each ask, one row per ask; an ask that
         asks what happens when nothing is set is judged as asking for the default too ("... use when I

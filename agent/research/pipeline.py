@@ -242,6 +242,18 @@ class ResearchRun:
             if asks and any(spec.kind == "summary" for spec in self.template.sections)
             else None
         )
+        if answers is not None and self.request.long:
+            # (what the report may cite: the evidence routed to a summary, and every claim's)
+            citable = [
+                e
+                for spec in self.template.sections
+                if spec.kind == "summary"
+                for e in routed.get(spec.id, [])
+            ]
+            citable += [evidence[i] for cs in written_claims.values() for c in cs for i in c.evidence_ids]
+            answers = await asyncio.to_thread(
+                self.citation.answers_in_full, asks, answers, citable, floor=self.options.topic_floor
+            )
         for spec in self.template.sections:
             if spec.kind == "summary":
                 before = summarize(
