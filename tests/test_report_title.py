@@ -71,6 +71,11 @@ def test_a_lead_in_to_a_list_of_questions_is_no_title() -> None:
         "do we register our own markers?"
     )
     assert title(counted) == "How can we select only a subset of tests?"
+    following = (
+        "We plan to run aspell as a subprocess.\n\nWe need to know the following. (1) Which command starts "
+        "aspell in pipe mode? (2) How do we add a word to the personal dictionary?"
+    )
+    assert title(following) == "Which command starts aspell in pipe mode?"
     # ... where asks follow it: asked alone, it is the request's ask and its title
     alone = "We run pytest on a large suite.\n\nWe would like to understand three things about fixtures."
     assert title(alone) == "We would like to understand three things about fixtures."

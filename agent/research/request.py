@@ -244,10 +244,19 @@ _COUNTS_ASKS = re.compile(
 )
 
 
+#: ... or announces them without a count: "We need to know the following."
+_THE_FOLLOWING = re.compile(
+    r"\b(?:understand|know|ask|clarify|learn|cover|have|are|is)\s+(?:\w+\s+){0,2}?the\s+following\s*[.:!]?\s*$",
+    re.I,
+)
+
+
 def counts_asks(sentence: str) -> bool:
     """Whether ``sentence`` says how many things the request asks, asking none of them ("We would like to
-    understand three things from the official pytest documentation.")."""
-    return _COUNTS_ASKS.search(sentence) is not None and not sentence.rstrip().endswith("?")
+    understand three things from the official pytest documentation."), or that they follow ("We need to
+    know the following.")."""
+    announced = _COUNTS_ASKS.search(sentence) or _THE_FOLLOWING.search(sentence)
+    return announced is not None and not sentence.rstrip().endswith("?")
 
 
 _COORDINATED = re.compile(
