@@ -399,6 +399,23 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         "labels, not words; how can we make aspell skip the parameters of such commands?"
     )
     assert clauses(latex) == [latex]
+    # A clause that says when ("When the user clicks ..., what line do we send ...") asks nothing alone: it
+    # stays with its question; "When does ..." asks.
+    clicked = (
+        '(2) When the user clicks "Add to dictionary" in our UI, what line do we send to aspell to add the '
+        "word to the personal dictionary, and how do we make sure the personal dictionary is saved to disk?"
+    )
+    assert not any(c.startswith("(2) When the user clicks") and c.endswith("UI?") for c in clauses(clicked))
+    assert clauses(
+        "If a worker dies, which tasks are lost, what happens to the queue, and how do we retry?"
+    ) == [
+        "If a worker dies, which tasks are lost?",
+        "What happens to the queue?",
+        "How do we retry?",
+    ]
+    assert clauses("When does the cache expire, what sets its size, and how do I clear it?")[0] == (
+        "When does the cache expire?"
+    )
     request = understand(
         "Hello, we run Django 3.2 in production, thirty tables so far, and the product owner wants users to "
         "log in with their email address. Some blog posts say a profile model is enough. Please tell me: "

@@ -319,6 +319,10 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
         cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
         bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
         parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+        if len(parts) >= 2 and _CONDITION.match(parts[0]) and body[len(parts[0]) :].lstrip().startswith(","):
+            # "When the user clicks "Add to dictionary", what line do we send ...?": the clause says when,
+            # and asks nothing alone
+            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
         if len(parts) == 2:
             parts = _list_of_three(parts)
         if len(parts) < 3 and colon < 0:
@@ -369,6 +373,16 @@ def _lead_question(lead: str) -> str:
 _ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
 _LAST_ITEM = re.compile(r",\s+(?:and|or)\s+")
 _WH_WORD = re.compile(r"\b(?:what|which|who|how|why|where|when|whether)\b", re.I)
+
+
+#: A clause that opens a sentence with the condition of its question: "when", "if", "once" ... not followed
+#: by a verb that asks ("When does the cache expire, and ..." asks).
+_CONDITION = re.compile(
+    r"^(?:\(?\w{1,2}\)\s+|(?:first|second|third|fourth|also|then|finally),?\s+)?"
+    r"(?:when|whenever|where|if|once|while|after|before)\s+"
+    r"(?!(?:do|does|did|is|are|was|were|will|would|can|could|should|shall|has|have|had|may|might|must)\b)",
+    re.I,
+)
 
 
 def _list_of_three(parts: list[str]) -> list[str]:
