@@ -3275,6 +3275,13 @@ def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encod
         "SQLite supports a limited subset of ALTER TABLE."
     )
     assert term_above(diagram, windows(diagram)[-1]) is None
+    # A description that ends by introducing its example is one (aspell's options), after its first sentence.
+    option = readable(
+        "markdown-skip-ref-labels\n\n(boolean) Controls if ref labels are skipped. For example, when this "
+        "option is enabled '[ref]' will be skipped over in:\n\n```\n[link][ref]\n```\n\n"
+        "Enabled by default (to disable from the command line use '--dont-markdown-skip-ref-labels')."
+    )
+    assert term_above(option, windows(option)[-1]) == "markdown-skip-ref-labels"
     passage = Passage(chunk_id="c1", document_id="configuration", title="Configuration", text=md, rank=0)
     asked = "How do I stop sending requests to a server that answers 404?"
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)

@@ -1114,7 +1114,8 @@ _OPENS_ON_A_NAME = re.compile(r"[a-z<$%@.\-\[]|\S*[_.(<=/]")
 def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
     """Whether the term line ``blocks[j]`` stands over a description: the block under it (past other term
     lines over the same description) is a paragraph that says something, a sentence of a few words; not a
-    syntax diagram's boxes ("column-name" over "column-def:")."""
+    syntax diagram's boxes ("column-name" over "column-def:"), nor a paragraph that is only an intro ("The
+    following values are valid:")."""
     k = j + 1
     while (
         k < len(blocks)
@@ -1125,7 +1126,10 @@ def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
     if k >= len(blocks) or blocks[k].kind != "paragraph":
         return False
     said = text[blocks[k].start : blocks[k].end].strip()
-    return len(words(said)) >= 4 and not said.endswith(":")
+    # (a paragraph that ends by introducing its example describes, when a sentence comes before that:
+    # aspell's "markdown-skip-ref-labels" over "(boolean) Controls if ref lables are skipped. For example,
+    # when this option is enabled '[ref]' will be skipped over in:")
+    return len(words(said)) >= 4 and (not said.endswith(":") or re.search(r"[.!?]\s+\S", said) is not None)
 
 
 #: A paragraph of at most this many words without a stop reads as a title.
