@@ -31,7 +31,7 @@ def test_claims_that_read_alike_are_named_by_their_heading_or_page() -> None:
     server = Claim(text=f"alpn <protocols> — {ALPN} To connect.", evidence_ids=["E2"])
     npn = Claim(text="npn <protocols> — This enables the NPN TLS extension.", evidence_ids=["E3"])
     guide = Claim(text="Use the stats socket.", evidence_ids=["E4"])
-    manual = Claim(text="Use the stats socket.", evidence_ids=["E5"])
+    manual = Claim(text="Use the stats socket .", evidence_ids=["E5"])  # (one stop apart: the same words)
     again = Claim(text="npn <protocols> — Another sentence.", evidence_ids=["E6"])  # the same heading
     answer, findings = named_apart([[bind], [bind, server, npn, guide, manual, again]], evidence)
     # The same name under two headings: each named by its heading, without the section's number, the same
@@ -43,5 +43,5 @@ def test_claims_that_read_alike_are_named_by_their_heading_or_page() -> None:
     assert findings[2] == npn and findings[5] == again
     # The same text under the same heading of two pages: named by the page.
     assert findings[3].text == "Management Guide — Use the stats socket."
-    assert findings[4].text == "Configuration Manual — Use the stats socket."
+    assert findings[4].text == "Configuration Manual — Use the stats socket ."
     assert [c.evidence_ids for c in findings] == [["E1"], ["E2"], ["E3"], ["E4"], ["E5"], ["E6"]]

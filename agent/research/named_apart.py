@@ -40,9 +40,10 @@ def named_apart(sections: Sequence[Sequence[Claim]], evidence: Mapping[str, Evid
 def _read_as(claim: Claim) -> str:
     """What a reader tells a claim by: the name it opens on ("alpn <protocols>" in "alpn <protocols> — This
     enables ..."; the bind option's description and the server option's end on other words), else its
-    text."""
+    words (aspell's "To reset an option to the default value, prefix the option with a 'reset-' and don't
+    specify a value." on the command line's page and on the configuration file's, one with a comma more)."""
     name, dash, _ = claim.text.partition(" — ")
-    return name if dash and "\n" not in name else claim.text
+    return name if dash and "\n" not in name else " ".join(re.findall(r"\w+", claim.text.casefold()))
 
 
 def _place(claim: Claim, evidence: Mapping[str, Evidence]) -> tuple[str, str] | None:
