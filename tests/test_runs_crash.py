@@ -179,7 +179,7 @@ def test_research_out_onto_a_file_fails_before_the_run(folder: Path) -> None:
          "--offline", "--out", str(taken)],
         cwd=folder, env={"SLEUTH_RUNS_DIR": str(runs_dir)},
     )  # fmt: skip
-    assert result.returncode == 2 and "taken.md: is a file" in result.stderr
+    assert result.returncode == 2 and "taken.md is a file and no report of sleuth's" in result.stderr
     assert taken.read_text() == "not a folder\n" and not (runs_dir / "runs.sqlite").exists()  # no run began
 
 
@@ -196,10 +196,17 @@ def test_research_out_onto_a_report_file(folder: Path) -> None:
     twin = folder / "reports" / "brief.json"
     assert result.stdout.split() == [str(brief), str(twin)]
     assert brief.is_file() and brief.read_text().startswith("# ") and json.loads(twin.read_text())["run_id"]
-    writable_folder(brief)  # its own report: written again
-    writable_folder(twin)
-    twin.write_text("[]\n")  # no longer a report of sleuth's
+    writable_folder(brief, named=True)  # its own report: written again
+    writable_folder(twin, named=True)
+    twin.write_text('{"run_id": 7, "user": "me"}\n')  # no longer a report of sleuth's
     with pytest.raises(click.UsageError, match="is a file and no report"):
+        writable_folder(brief, named=True)
+    # ... nor the twin of a new report file: a user's notes.json is not overwritten by --out notes.md
+    (folder / "notes.json").write_text("[1, 2]\n")
+    with pytest.raises(click.UsageError, match=r"notes\.json is a file and no report"):
+        writable_folder(folder / "notes.md", named=True)
+    # eval's --out is a folder whatever its name: DIR/<id>/report.json
+    with pytest.raises(click.UsageError, match="is a file; name a folder"):
         writable_folder(brief)
 
 

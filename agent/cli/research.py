@@ -78,7 +78,7 @@ def research_command(  # noqa: PLR0917 - click passes options as parameters
     report.md and report.json (or, with --json, the report).
     """
     settings = wiring.settings
-    writable_folder(out_dir)
+    writable_folder(out_dir, named=True)
     store = wiring.run_store()
     folders = wiring.run_folders()
     ledger: list[Evidence] = []

@@ -74,29 +74,34 @@ def make_ingestor(
 
 
 def _written_by_sleuth(files: ReportFiles) -> bool:
-    """Whether a report file pair is one sleuth wrote (its JSON twin holds a run id): ``--out brief.md``
-    run again rewrites its report, never a file of the user's that happens to bear that name."""
+    """Whether a report file pair is one sleuth wrote (its JSON twin is a report: an object with a run id,
+    a query, a template and sections): ``--out brief.md`` run again rewrites its report, never a file of
+    the user's that happens to bear that name or its twin's."""
     try:
-        return "run_id" in json.loads(files.json.read_text())
-    except (OSError, ValueError, TypeError):
+        report = json.loads(files.json.read_text())
+    except (OSError, ValueError):
         return False
+    return isinstance(report, dict) and {"run_id", "query", "template", "sections"} <= report.keys()
 
 
-def writable_folder(out: Path | None) -> None:
-    """Refuse an ``--out DIR`` (or ``--out FILE.md``) that cannot take the reports before anything runs (a
-    run can take minutes, and its report would be lost at the end): a file where the folder should be, a
-    file of the user's a report would overwrite, or no write access to the nearest folder that exists."""
+def writable_folder(out: Path | None, *, named: bool = False) -> None:
+    """Refuse an ``--out DIR`` (or, where ``named``, ``--out FILE.md``: research's) that cannot take the
+    reports before anything runs (a run can take minutes, and its report would be lost at the end): a file
+    where the folder should be, a file of the user's a report or its twin would overwrite, or no write
+    access to the nearest folder that exists."""
     if out is None:
         return
-    files = report_files(out.expanduser())
-    if out.exists() and not out.is_dir() and not _written_by_sleuth(files):
-        raise click.UsageError(
-            f"--out {out}: is a file and no report of sleuth's; name a folder (DIR/report.md, .json) "
-            "or a new .md or .json file"
-        )
+    files = report_files(out.expanduser(), named=named)
     for file in (files.markdown, files.json):
         if file.is_dir():
             raise click.UsageError(f"--out {out}: {file} is a folder")
+    if files.markdown.parent != out.expanduser():  # a report file and its twin
+        if (files.markdown.exists() or files.json.exists()) and not _written_by_sleuth(files):
+            taken = files.markdown if files.markdown.exists() else files.json
+            raise click.UsageError(f"--out {out}: {taken} is a file and no report of sleuth's")
+    elif out.exists() and not out.is_dir():
+        hint = "name a folder or a new .md or .json file" if named else "name a folder"
+        raise click.UsageError(f"--out {out}: is a file; {hint} (reports go to DIR/report.md, .json)")
     existing = files.markdown.parent.absolute()
     while not existing.exists():
         existing = existing.parent

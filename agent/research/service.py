@@ -49,7 +49,11 @@ async def drive(
             report = event.report
             await asyncio.to_thread(store.save_artifact, run.run_id, "report", report.model_dump(mode="json"))
             await asyncio.to_thread(store.set_summary, run.run_id, _summary(report))
-            files = write_report(report, out_dir or folders.ensure(run.run_id))
+            files = (
+                write_report(report, out_dir, named=True)
+                if out_dir is not None
+                else write_report(report, folders.ensure(run.run_id))
+            )
             if on_files is not None:
                 on_files(files)
         elif isinstance(event, ReviewReady):

@@ -25,18 +25,22 @@ class ReportFiles:
 REPORT_SUFFIXES = frozenset({".md", ".json"})
 
 
-def report_files(out: Path) -> ReportFiles:
-    """Where a report goes: ``DIR/report.md`` and ``DIR/report.json``, or, for an ``--out`` that names a
-    report file (``brief.md`` or ``brief.json``, not an existing folder), that file and its twin beside it
+def report_files(out: Path, *, named: bool = False) -> ReportFiles:
+    """Where a report goes: ``DIR/report.md`` and ``DIR/report.json``, or, where ``out`` may name a report
+    file (``named``: research's ``--out``, not eval's, whose ``DIR/<id>`` is always a folder) and does
+    (``brief.md`` or ``brief.json``, not an existing folder), that file and its twin beside it
     (``brief.md`` and ``brief.json``): a user who types ``--out brief.md`` wants a file, not a folder named
     so."""
-    if out.suffix.lower() in REPORT_SUFFIXES and not out.is_dir():
-        return ReportFiles(out.with_suffix(".md"), out.with_suffix(".json"))
+    suffix = out.suffix.lower()
+    if named and suffix in REPORT_SUFFIXES and not out.is_dir():
+        markdown = out if suffix == ".md" else out.with_suffix(".md")
+        return ReportFiles(markdown, out if suffix == ".json" else out.with_suffix(".json"))
     return ReportFiles(out / "report.md", out / "report.json")
 
 
-def write_report(report: Report, folder: Path) -> ReportFiles:
-    files = report_files(folder)
+def write_report(report: Report, out: Path, *, named: bool = False) -> ReportFiles:
+    """The report's two files under ``out`` (see ``report_files``)."""
+    files = report_files(out, named=named)
     files.markdown.parent.mkdir(parents=True, exist_ok=True)
     files.json.write_text(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
     files.markdown.write_text(render_markdown(report))
