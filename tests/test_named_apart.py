@@ -45,3 +45,28 @@ def test_claims_that_read_alike_are_named_by_their_heading_or_page() -> None:
     assert findings[3].text == "Management Guide — Use the stats socket."
     assert findings[4].text == "Configuration Manual — Use the stats socket ."
     assert [c.evidence_ids for c in findings] == [["E1"], ["E2"], ["E3"], ["E4"], ["E5"], ["E6"]]
+
+
+def test_labels_tell_every_place_apart_and_a_claim_of_two_places_has_none() -> None:
+    evidence = {
+        "E1": _evidence("E1", "Release notes > 1.2 Changes", "Fixed a crash on reload."),
+        "E2": _evidence("E2", "Release notes > 1.3 Changes", "Fixed a crash on reload."),
+        "E3": _evidence("E3", "Guide > Set", "timeout sets the settings' timeout."),
+        "E4": _evidence("E4", "Guide > Get", "timeout sets the settings' timeout."),
+        "E5": _evidence("E5", "Guide > Usage", "timeout sets the settings' timeout."),
+    }
+    fixed = [Claim(text="Fixed a crash on reload.", evidence_ids=[i]) for i in ("E1", "E2")]
+    # (the heading without its number says "Changes" twice: the number is what tells them apart)
+    assert [c.text for c in named_apart([fixed], evidence)[0]] == [
+        "1.2 Changes — Fixed a crash on reload.",
+        "1.3 Changes — Fixed a crash on reload.",
+    ]
+    timeout = [Claim(text="timeout — The settings' timeout.", evidence_ids=[i]) for i in ("E3", "E4")]
+    both = Claim(text="timeout — The settings' timeout.", evidence_ids=["E4", "E5"])  # two places: no label
+    (named,) = named_apart([[*timeout, both]], evidence)
+    # ("Set" is a word of its own, not the start of "settings")
+    assert [c.text for c in named] == [
+        "timeout (Set) — The settings' timeout.",
+        "timeout (Get) — The settings' timeout.",
+        "timeout — The settings' timeout.",
+    ]

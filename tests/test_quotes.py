@@ -405,7 +405,16 @@ def test_a_list_of_questions_in_one_sentence_is_one_search_each() -> None:
         '(2) When the user clicks "Add to dictionary" in our UI, what line do we send to aspell to add the '
         "word to the personal dictionary, and how do we make sure the personal dictionary is saved to disk?"
     )
-    assert not any(c.startswith("(2) When the user clicks") and c.endswith("UI?") for c in clauses(clicked))
+    assert clauses(clicked) == [clicked]  # (two questions, no list of three: one ask, as written)
+    # ... after a colon too
+    assert clauses(
+        "Please tell us: when the user clicks Add, what line do we send to aspell, which file is it written "
+        "to, and how is it saved?"
+    ) == [
+        "When the user clicks Add, what line do we send to aspell?",
+        "Which file is it written to?",
+        "How is it saved?",
+    ]
     assert clauses(
         "If a worker dies, which tasks are lost, what happens to the queue, and how do we retry?"
     ) == [

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from sleuth.agent.research.assembly import section_note
 from sleuth.agent.research.request import understand
 from sleuth.ingest.convert import convert_file
 from sleuth.ingest.visible import visible_text
@@ -497,6 +498,16 @@ def test_a_request_answered_in_part_says_which_ask_found_no_answer(sample: Path)
     gap = summary.index("The cross-encoder judged no passage an answer to this ask")
     assert summary.index("Copper") < gap < summary.index("penalty")
     assert next(s for s in report["sections"] if s["id"] == "key_findings")["status"] == "supported"
+
+
+def test_no_ask_is_said_unanswered_where_no_passage_answers_the_request() -> None:
+    """Where no passage answers the request at all (``found_only``), that is said once: no note that the
+    passages shown answer the rest of it."""
+    asked = ["How do I word the clause?"]
+    note = section_note(False, "thin_evidence", found_only=True, unanswered=asked, asks=2)
+    assert note is not None and "No passage answers the request" in note and "the rest" not in note
+    alone = section_note(False, "thin_evidence", unanswered=asked, asks=2)
+    assert alone is not None and "answer the rest of the request" in alone and "word the clause" in alone
 
 
 LEANING = (

@@ -178,7 +178,7 @@ def question_asked(text: str) -> str | None:
 QUESTION_WORDS = 3
 #: A name in quotes: one word in lower case or with a name's joints between quotation marks ("ssl-min-ver",
 #: "maxconn", "Foo.bar"), not a title ('See "Tuning".').
-_QUOTED_NAME = re.compile(r"[\"“‘'](?:[a-z][\w.:/-]*|\w+[_.:/-][\w.:/-]*)[\"”’']")
+_QUOTED_NAME = re.compile(r"[\"“‘'](?:[a-z][\w.:/-]*|[A-Za-z]\w*[_.:/-][\w.:/-]*)[\"”’']")
 #: A closing pointer taken into a quote has at most this many words.
 POINTER_TAIL_WORDS = 8
 

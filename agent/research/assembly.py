@@ -130,7 +130,8 @@ def section_note(
             for note in (
                 FOUND_ONLY if found_only else "",
                 unnamed_note(unnamed) if unnamed else "",
-                unanswered_note(unanswered, of=asks) if unanswered else "",
+                # (where no passage answers the request, none answers an ask of it either: said once)
+                unanswered_note(unanswered, of=asks) if unanswered and not found_only else "",
             )
             if note
         )

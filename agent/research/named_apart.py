@@ -20,21 +20,34 @@ from sleuth.agent.research.text import path_parts
 
 __all__ = ["named_apart"]
 
+#: Where a claim stands: its page's title and its section's heading.
+Place = tuple[str, str]
+
 #: A section's number before its title ("5.1. Bind options"): the title says where, the number adds nothing.
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
 
 
 def named_apart(sections: Sequence[Sequence[Claim]], evidence: Mapping[str, Evidence]) -> list[list[Claim]]:
     """``sections``' claims, those that read as another claim of the report does (the same name, or the same
-    text) while standing elsewhere named by their place; every other claim as it was. A claim stands where
-    its first cited piece does."""
-    places: dict[str, set[tuple[str, str]]] = {}
+    words) while standing elsewhere named by their place; every other claim as it was. A claim stands where
+    its cited pieces do; one whose pieces stand in several places (one fact in two sections) is named by
+    none of them."""
+    places: dict[str, set[Place]] = {}
     for claims in sections:
         for claim in claims:
             place = _place(claim, evidence)
             if place is not None:
                 places.setdefault(_read_as(claim), set()).add(place)
-    return [[_named(c, places.get(_read_as(c), set()), evidence) for c in claims] for claims in sections]
+    labels = {read: _labels(found) for read, found in places.items() if len(found) > 1}
+    out: list[list[Claim]] = []
+    for claims in sections:
+        named: list[Claim] = []
+        for claim in claims:
+            place = _place(claim, evidence)
+            label = labels.get(_read_as(claim), {}).get(place) if place is not None else None
+            named.append(claim if label is None else _with_place(claim, label))
+        out.append(named)
+    return out
 
 
 def _read_as(claim: Claim) -> str:
@@ -46,24 +59,37 @@ def _read_as(claim: Claim) -> str:
     return name if dash and "\n" not in name else " ".join(re.findall(r"\w+", claim.text.casefold()))
 
 
-def _place(claim: Claim, evidence: Mapping[str, Evidence]) -> tuple[str, str] | None:
-    """A claim's page title and heading (its first cited piece's)."""
-    first = next((evidence[i] for i in claim.evidence_ids if i in evidence), None)
-    if first is None:
-        return None
-    parts = path_parts(first.section_path)
-    return parts[0], parts[-1] if len(parts) > 1 else ""
+def _place(claim: Claim, evidence: Mapping[str, Evidence]) -> Place | None:
+    """A claim's page title and heading, where all its cited pieces stand in one place."""
+    found: set[Place] = set()
+    for i in claim.evidence_ids:
+        if i in evidence:
+            parts = path_parts(evidence[i].section_path)
+            found.add((parts[0], parts[-1] if len(parts) > 1 else ""))
+    return next(iter(found)) if len(found) == 1 else None
 
 
-def _named(claim: Claim, places: set[tuple[str, str]], evidence: Mapping[str, Evidence]) -> Claim:
-    place = _place(claim, evidence)
-    if len(places) < 2 or place is None:
-        return claim
-    title, heading = place
-    # (the heading tells them apart where the headings differ; else the page they stand on)
-    where = heading if len({h for _, h in places}) > 1 else title
-    where = _SECTION_NUMBER.sub("", where).strip()
-    if not where or where.casefold() in claim.text.casefold():
+def _labels(places: set[Place]) -> dict[Place, str]:
+    """A label for each place, the first of these forms that tells them all apart: the heading without its
+    section number ("Bind options"), the heading, the page's title, both ("Guide › Examples"); none where
+    nothing does."""
+    forms = (
+        lambda p: _SECTION_NUMBER.sub("", p[1]).strip(),
+        lambda p: p[1],
+        lambda p: p[0],
+        lambda p: " › ".join(x for x in p if x),
+    )
+    for form in forms:
+        labels = {place: form(place) for place in places}
+        if all(labels.values()) and len(set(labels.values())) == len(places):
+            return labels
+    return {}
+
+
+def _with_place(claim: Claim, where: str) -> Claim:
+    """The claim named by its place, after its name where it has one; as it was where its text already
+    says that place (as a word or words of it)."""
+    if re.search(rf"(?<!\w){re.escape(where)}(?!\w)", claim.text, re.I):
         return claim
     name, dash, rest = claim.text.partition(" — ")
     if dash and "\n" not in name:

@@ -271,7 +271,8 @@ class ResearchRun:
                 claims = guard_claims(before, evidence, counts)
                 dropped[spec.id] = len(before) - len(claims)
                 if answers is not None and not gaps:
-                    said = [*claims, *(c for cs in written_claims.values() for c in cs)]
+                    # (what the report shows: the summary and the findings sections within their bounds)
+                    said = [*claims, *(c for cs in findings.values() for c in cs)]
                     missed = unanswered(asks, said, evidence, answers=answers, floor=self.options.topic_floor)
                     # (a report whose quotes answer nothing says so of the whole request: ``found_only``)
                     known = bool(said) and not found_only(cited(said), evidence)

@@ -1129,9 +1129,11 @@ def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
     # (a paragraph that ends by introducing its example describes, when a sentence comes before that:
     # aspell's "markdown-skip-ref-labels" over "(boolean) Controls if ref lables are skipped. For example,
     # when this option is enabled '[ref]' will be skipped over in:")
-    return len(words(said)) >= 4 and (not said.endswith(":") or re.search(r"[.!?]\s+\S", said) is not None)
+    return len(words(said)) >= 4 and (not said.endswith(":") or _A_SENTENCE_ENDS.search(said) is not None)
 
 
+#: A sentence's end inside a paragraph: a stop after a word and a capital after it ("e.g. the" is none).
+_A_SENTENCE_ENDS = re.compile(r"\w[)\"'”’]?[.!?]\s+[\"'“‘(]?[A-Z]")
 #: A paragraph of at most this many words without a stop reads as a title.
 TITLE_WORDS = 8
 #: An argument's name on a line of its own, under the keyword it belongs to: "<table>", "[<backend>/]".

@@ -49,7 +49,8 @@ _ASK = re.compile(
     # ... never a verb of asking told not to be done ("do not suggest re-encrypting traffic", "don't
     # recommend a plugin"): that rules things out
     r"find out|figure out|summari[sz]e|outline|identify|"
-    r"(?<!\bnot )(?<!n't )(?<!\bnever )(?:recommend|suggest|advise)|clarify|"
+    r"(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bnot ever )(?<!\bnot to )"
+    r"(?:recommend|suggest|advise)|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
@@ -246,7 +247,7 @@ _COUNTS_ASKS = re.compile(
 
 #: ... or announces them without a count: "We need to know the following."
 _THE_FOLLOWING = re.compile(
-    r"\b(?:understand|know|ask|clarify|learn|cover|have|are|is)\s+(?:\w+\s+){0,2}?the\s+following\s*[.:!]?\s*$",
+    r"\b(?:understand|know|ask|clarify|learn|cover|answer)\s+(?:\w+\s+){0,2}?the\s+following\s*[.:!]?\s*$",
     re.I,
 )
 
@@ -319,7 +320,7 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
         cuts = [m for m in _WH_LIST.finditer(body) if _depth(body, m.start()) == 0]
         bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
         parts = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
-        if len(parts) >= 2 and _CONDITION.match(parts[0]) and body[len(parts[0]) :].lstrip().startswith(","):
+        if len(parts) >= 2 and _CONDITION.match(parts[0]) and cuts[0].group().startswith(","):
             # "When the user clicks "Add to dictionary", what line do we send ...?": the clause says when,
             # and asks nothing alone
             parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
