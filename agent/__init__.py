@@ -55,6 +55,7 @@ from sleuth.agent.runs import (
     RunStore,
     SqliteRunStore,
     new_run_id,
+    report_files,
     write_report,
 )
 from sleuth.agent.runtime import Runtime, SetupError
@@ -115,6 +116,7 @@ __all__ = [
     "parse_event",
     "quote_markdown",
     "render_markdown",
+    "report_files",
     "reviewed_ledger",
     "summarize",
     "title",

@@ -13,8 +13,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sleuth.agent import Runtime, Wiring
-from sleuth.agent.runs.folders import ReportFiles, report_files
+from sleuth.agent import ReportFiles, Runtime, Wiring, report_files
 from sleuth.retrieval import Encoders, Ingestor, IngestProgress
 
 
