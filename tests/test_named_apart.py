@@ -70,3 +70,17 @@ def test_labels_tell_every_place_apart_and_a_claim_of_two_places_has_none() -> N
         "timeout (Get) — The settings' timeout.",
         "timeout — The settings' timeout.",
     ]
+
+
+def test_a_page_is_named_without_its_site() -> None:
+    site = "Django 3.2.25 documentation > runserver"
+    evidence = {
+        "E1": _evidence("E1", f"The staticfiles app — {site}", "Use --insecure."),
+        "E2": _evidence("E2", f"django-admin and manage.py — {site}", "Log."),
+    }
+    claims = [Claim(text="runserver — Use the --insecure option.", evidence_ids=["E1"]),
+              Claim(text="runserver — Logging of each request.", evidence_ids=["E2"])]  # fmt: skip
+    assert [c.text for c in named_apart([claims], evidence)[0]] == [
+        "runserver (The staticfiles app) — Use the --insecure option.",
+        "runserver (django-admin and manage.py) — Logging of each request.",
+    ]

@@ -20,6 +20,8 @@ from sleuth.agent.research.text import path_parts
 
 __all__ = ["named_apart"]
 
+#: What a page's title adds after its own name: the site's ("... — Django 3.2.25 documentation").
+_SITE = re.compile(r"\s+[—|]\s+")
 #: Where a claim stands: its page's title and its section's heading.
 Place = tuple[str, str]
 
@@ -71,11 +73,13 @@ def _place(claim: Claim, evidence: Mapping[str, Evidence]) -> Place | None:
 
 def _labels(places: set[Place]) -> dict[Place, str]:
     """A label for each place, the first of these forms that tells them all apart: the heading without its
-    section number ("Bind options"), the heading, the page's title, both ("Guide › Examples"); none where
-    nothing does."""
+    section number ("Bind options"), the heading, the page's title without the site's name after it ("The
+    staticfiles app", not "The staticfiles app — Django 3.2.25 documentation"), the whole title, both
+    ("Guide › Examples"); none where nothing does."""
     forms = (
         lambda p: _SECTION_NUMBER.sub("", p[1]).strip(),
         lambda p: p[1],
+        lambda p: _SITE.split(p[0], maxsplit=1)[0],
         lambda p: p[0],
         lambda p: " › ".join(x for x in p if x),
     )
