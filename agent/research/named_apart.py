@@ -12,7 +12,7 @@ claim may name (``guards._page_and_heading``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from sleuth.agent.report import Claim
 from sleuth.agent.research.evidence import Evidence
@@ -76,7 +76,7 @@ def _labels(places: set[Place]) -> dict[Place, str]:
     section number ("Bind options"), the heading, the page's title without the site's name after it ("The
     staticfiles app", not "The staticfiles app — Django 3.2.25 documentation"), the whole title, both
     ("Guide › Examples"); none where nothing does."""
-    forms = (
+    forms: tuple[Callable[[Place], str], ...] = (
         lambda p: _SECTION_NUMBER.sub("", p[1]).strip(),
         lambda p: p[1],
         lambda p: _SITE.split(p[0], maxsplit=1)[0],
