@@ -892,6 +892,13 @@ def test_windows_of_one_passage_that_each_answer_are_quoted_as_one_span() -> Non
     assert [w for (_, w), _ in joined(far, [readable("x" * 800)], floor=-1.0)] == [w for (_, w), _ in far]
 
 
+def _extended_from(passage: Readable, opening: str) -> str:
+    """The quote of the window of ``passage`` that opens on ``opening``, extended as admission extends it."""
+    cut = windows(passage)
+    found = next(w for w in cut if passage.text[w.start : w.end].startswith(opening))
+    return passage.text[found.start : extended(passage.text, found, cut).end]
+
+
 def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragraph() -> None:
     # Django's "Running tests in parallel": the option to use is only in the pointer after the sentence.
     passage = readable(
@@ -904,16 +911,11 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
         "Each test case gets its own database, created before the first test runs. See "
         "[`TestCase`](#testcase) . It wraps each test in a transaction."
     )
-    cut = windows(passage)
-    text = passage.text
-    found = next(w for w in cut if text[w.start : w.end].startswith("As long as"))
-    quoted = text[found.start : extended(text, found, cut).end]
+    quoted = _extended_from(passage, "As long as")
     assert quoted.endswith("See test --parallel.") and "](" not in quoted
     # A pointer that names nothing in code adds nothing; one followed by more of its paragraph is no close.
-    rolled = next(w for w in cut if text[w.start : w.end].startswith("Transactions"))
-    assert text[rolled.start : extended(text, rolled, cut).end].endswith("each other's rows.")
-    own = next(w for w in cut if text[w.start : w.end].startswith("Each test case"))
-    assert "See" not in text[own.start : extended(text, own, cut).end]
+    assert _extended_from(passage, "Transactions").endswith("each other's rows.")
+    assert "See" not in _extended_from(passage, "Each test case")
     # A closing sentence that introduces code ("... as follows:") is no pointer: without its code it says
     # nothing (GNU Awk's "Then the split() function is called as follows:" closed a quote on SUBSEP).
     awk = readable(
@@ -925,7 +927,7 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
     recall = next(w for w in cut if awk.text[w.start : w.end].startswith("(Recall"))
     # ... and a sentence keeps the bracket that closes after its stop.
     assert awk.text[recall.start : recall.end].endswith("code 034.)")
-    assert not awk.text[recall.start : extended(awk.text, recall, cut).end].endswith(":")
+    assert not _extended_from(awk, "(Recall").endswith(":")
     # A name in quotes is a name too (HAProxy's "force-tlsv12": where to set the minimum version is only in
     # its pointer); a title in quotes is not.
     tls = readable(
@@ -933,11 +935,8 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
         'also "ssl-min-ver" and "ssl-max-ver".\n\nSession caching keeps the sessions of every listener in '
         'shared memory. See "Tuning".'
     )
-    cut = windows(tls)
-    forced = next(w for w in cut if tls.text[w.start : w.end].startswith("This option"))
-    assert tls.text[forced.start : extended(tls.text, forced, cut).end].endswith('and "ssl-max-ver".')
-    caches = next(w for w in cut if tls.text[w.start : w.end].startswith("Session caching"))
-    assert tls.text[caches.start : extended(tls.text, caches, cut).end].endswith("in shared memory.")
+    assert _extended_from(tls, "This option").endswith('and "ssl-max-ver".')
+    assert _extended_from(tls, "Session caching").endswith("in shared memory.")
 
 
 def test_a_description_under_a_name_may_open_in_lower_case() -> None:

@@ -18,7 +18,7 @@ from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import NAMES_CODE, PLACEHOLDER_IT, STOPWORDS, path_parts, words
 from sleuth.ingest.term_lines import defined_name, signature_name
 
-__all__ = ["NAME_WORDS", "PAGE_DEPTH", "heading_of", "person_named", "pointed_at"]
+__all__ = ["NAME_WORDS", "PAGE_DEPTH", "SECTION_NUMBER", "heading_of", "person_named", "pointed_at"]
 
 #: A quote that opens by pointing back ("If this hook exits with a non-zero status, git push will abort",
 #: "This directive sets the timeout ...", "It defaults to ...").
@@ -43,7 +43,7 @@ _A_NAME = re.compile(
     r"\w[_.]\w|\w\(\)|[a-z][A-Z]|[A-Z]{2,}[a-z]|^-{1,2}[A-Za-z]|^\S*\w-\w\S*$|\d-\w|\w-\d|^[A-Z]{2,}\d+[A-Za-z]?$"
 )
 #: A section's number before its title ("10.5 ", "4.6.1 ", "2.1. ").
-_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
+SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
 #: A heading that is one word in lower case names a thing in code (rsyslog's parameters "output",
 #: "template"; a section's title is capitalised: "Purpose", "Examples").
 _LOWER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
@@ -107,7 +107,7 @@ def pointed_at(evidence: Evidence) -> str | None:
         return None if name and _names_itself(evidence.quote, name) else heading.rstrip(" ;")
     # A section's number is no part of a name ("10.5 Reading the User Database" is a title, "10.5" no
     # dotted name).
-    heading = _SECTION_NUMBER.sub("", heading)
+    heading = SECTION_NUMBER.sub("", heading)
     named = 0 < len(heading.split()) <= NAME_WORDS and (_A_NAME.search(heading) or _LOWER_NAME.match(heading))
     listed = _listed_name(path)
     page = _PAGE_NAME.match(path[0]) if len(path) == PAGE_DEPTH else None

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from sleuth.agent.report import Claim
+from sleuth.agent.research.claim_names import SECTION_NUMBER
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.text import path_parts
 
@@ -24,9 +25,6 @@ __all__ = ["named_apart"]
 _SITE = re.compile(r"\s+[—|]\s+")
 #: Where a claim stands: its page's title and its section's heading.
 Place = tuple[str, str]
-
-#: A section's number before its title ("5.1. Bind options"): the title says where, the number adds nothing.
-_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+(?=\S)")
 
 
 def named_apart(sections: Sequence[Sequence[Claim]], evidence: Mapping[str, Evidence]) -> list[list[Claim]]:
@@ -77,7 +75,7 @@ def _labels(places: set[Place]) -> dict[Place, str]:
     staticfiles app", not "The staticfiles app — Django 3.2.25 documentation"), the whole title, both
     ("Guide › Examples"); none where nothing does."""
     forms: tuple[Callable[[Place], str], ...] = (
-        lambda p: _SECTION_NUMBER.sub("", p[1]).strip(),
+        lambda p: SECTION_NUMBER.sub("", p[1]).strip(),
         lambda p: p[1],
         lambda p: _SITE.split(p[0], maxsplit=1)[0],
         lambda p: p[0],
