@@ -1193,6 +1193,14 @@ def test_a_phrase_under_a_title_is_quoted_with_the_title() -> None:
     assert "Seoul\n\nCapital and largest city of South Korea" in quotes
     assert "Seoul, officially Seoul Special Metropolitan City, is the capital of South Korea." in quotes
     assert one_line(quotes[0]) == "Seoul — Capital and largest city of South Korea"
+    # (a phrase that ends on its own bracket is no sentence either)
+    trump = quoted(
+        readable(
+            "# Donald Trump\n\n*President of the United States (2017–2021; since 2025)*\n\n"
+            "Donald John Trump is an American politician who is the 47th president of the United States.\n"
+        )
+    )
+    assert one_line(trump[0]) == "Donald Trump — President of the United States (2017–2021; since 2025)"
 
 
 def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_description() -> None:
@@ -1931,7 +1939,7 @@ def test_a_quote_hidden_under_a_claim_is_said_by_it() -> None:
     assert len(groups([source, windows])) == 2
 
 
-def test_of_two_quotes_that_share_a_sentence_the_one_that_says_more_is_the_claim() -> None:
+def test_two_quotes_that_share_a_sentence_are_one_claim_read_as_one_span() -> None:
     def quote(text: str, score: float) -> Evidence:
         return Evidence(
             id=f"E{abs(hash(text)) % 10**8}", chunk_id="c", document_id="d", quote=text, score=score
@@ -1949,7 +1957,8 @@ def test_of_two_quotes_that_share_a_sentence_the_one_that_says_more_is_the_claim
         3.0,
     )
     (group,) = groups([advice, limit])  # the better scored says no figure and no name the other gives
-    assert claim_of(group).text == limit.quote
+    # (one span, from the quote that opens first: the figures and the advice both read)
+    assert claim_of(group).text == limit.quote + advice.quote.removeprefix(shared)
     maintenance = "A server in maintenance is shown with the PAUSED state in the status page."
     pause = quote(
         "pause server <pool>/<server>\n\nPut the server in maintenance. No traffic reaches it and no health "
@@ -1957,8 +1966,12 @@ def test_of_two_quotes_that_share_a_sentence_the_one_that_says_more_is_the_claim
         1.0,
     )
     restricted = quote(f"{maintenance}\n\nThis command is restricted to admin sockets.", 3.8)
-    (group,) = groups([restricted, pause])  # neither names more: the one with more words to say
-    assert claim_of(group).text.startswith("pause server <pool>/<server> — Put the server in maintenance.")
+    (group,) = groups([restricted, pause])
+    assert claim_of(group).text == (
+        "pause server <pool>/<server> — Put the server in maintenance. No traffic reaches it and no health "
+        f"check is performed on it until it is resumed. {maintenance} This command is restricted to admin "
+        "sockets."
+    )
 
 
 def test_two_terms_described_alike_are_two_claims() -> None:
@@ -2813,6 +2826,28 @@ def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
     assert one_line(second.quote) == (
         f"{shared} It may be possible to reach the fd limit when using many dynamic servers."
     )
+    # The claim shows both as one span, as the paragraph has them (each is cited).
+    (claim,) = [claim_of(g) for g in found]
+    assert claim.text == (
+        f'For agent checks, use the "agent-check" keyword and the "enable agent" command. {shared} '
+        "It may be possible to reach the fd limit when using many dynamic servers."
+    )
+    assert set(claim.evidence_ids) == {"E1", "E2"}
+    # ... whichever of the two says more: a lead that names the city and a window that opens on "The city"
+    # and says more are read from the lead on.
+    lead = "São Paulo is the capital city of the state of the same name, and the most populous city in Brazil."
+    said = "The city exerts international influence in commerce, finance, culture and the arts."
+    opening = Evidence(id="E3", chunk_id="sp", document_id="sp", quote=f"{lead} {said}", score=4.0)
+    fuller = Evidence(
+        id="E4",
+        chunk_id="sp",
+        document_id="sp",
+        quote=f"{said} It is the largest urban area by population outside Asia and the most populous "
+        "Portuguese-speaking city in the world.",
+        score=5.0,
+    )
+    (city,) = groups([fuller, opening])
+    assert claim_of(city).text == f"{lead} {fuller.quote}"
 
 
 def test_a_sentence_ending_an_aside_or_naming_no_default_takes_the_sentence_before() -> None:

@@ -585,8 +585,20 @@ def _names_its_section(text: str, heading: Block, sentence: str) -> bool:
         (size <= 4 and bool(_CODE_NAME.search(name)))
         or _an_upper_case_name(name)
         or _SPELLINGS.fullmatch(name) is not None
-        or not sentence.rstrip().endswith(_STOPS)
+        or not _ends_a_sentence(sentence)
     )
+
+
+def _ends_a_sentence(text: str) -> bool:
+    """Whether ``text`` ends as a sentence does: a stop, then perhaps closing brackets or quotes ("... (see
+    below.)"). A phrase that ends on a bracket it opened itself says no more than one without it: Donald
+    Trump's short description, "President of the United States (2017–2021; since 2025)", says whose
+    presidency only with its title."""
+    return text.rstrip().rstrip(")]\"”’'").endswith(_SENTENCE_STOPS)
+
+
+#: What ends a sentence (before any closing bracket or quote).
+_SENTENCE_STOPS = (".", "!", "?", ":", ";")
 
 
 #: A record's field line: a label of up to three words, a colon, a value ("Default: `2621440` (i.e. 2.5 MB).",

@@ -622,6 +622,45 @@ def claim_of(group: Group) -> Claim:
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
 
 
+def _spliced(shown: Evidence, items: Sequence[Evidence]) -> Evidence:
+    """The quote a claim shows, joined with another of its group from the same passage that it overlaps by
+    a sentence or more: the two read as their author wrote them, one verbatim span (the group cites both).
+    São Paulo's "São Paulo is the capital city of the state ..., as well as the most populous city in
+    Brazil, .... The city exerts international influence ..." and the window that opens on that second
+    sentence had made one claim showing the fuller one, "The city exerts ...": whose city, and Brazil,
+    were cited and never read."""
+    ids = _cited(items)
+    for other in items:
+        if (
+            other.id not in ids
+            or other.chunk_id != shown.chunk_id
+            or other.id == shown.id
+            or None not in (shown.code_at, other.code_at)
+        ):
+            continue
+        # (code_at: where the quote's code starts; a quote with code keeps it at its end, so only the
+        # later of the two may have it)
+        for first, then in ((other, shown), (shown, other)):
+            if first.code_at is not None:
+                continue
+            joined = _run_on(first.quote, then.quote)
+            if joined is not None:
+                start = len(joined) - len(then.quote)
+                code_at = None if then.code_at is None else start + then.code_at
+                return first.model_copy(update={"quote": joined, "code_at": code_at, "core": ""})
+    return shown
+
+
+def _run_on(first: str, then: str) -> str | None:
+    """``first`` and ``then`` as one span, where ``then`` opens with the sentences ``first`` ends with (of
+    ``OVERLAP_WORDS`` words at least) and goes on beyond them; None otherwise."""
+    for m in SENTENCE_BREAK.finditer(first):
+        tail = first[m.end() :]
+        if len(tail.split()) >= OVERLAP_WORDS and then.startswith(tail) and len(then) > len(tail):
+            return first[: m.end()] + then
+    return None
+
+
 def _term_of(evidence: Evidence) -> str | None:
     """The term lines a quote's description stands under, as a claim names them ("option http-check
     disable-on-404 — When this option is set, ..."), where the quote's one line does not open with a term
@@ -639,7 +678,13 @@ def _cited(items: Sequence[Evidence]) -> list[str]:
 
 
 def _shown(items: Sequence[Evidence]) -> Evidence:
-    """The quote a group's claim shows (see ``claim_of``)."""
+    """The quote a group's claim shows (see ``claim_of``), run on into another of the group's quotes that
+    it overlaps (``_spliced``)."""
+    return _spliced(_fullest(items), items)
+
+
+def _fullest(items: Sequence[Evidence]) -> Evidence:
+    """The quote of a group that holds what its best says, and names the most."""
     ids = _cited(items)
     head = items[0]
     said = head.core or head.quote
