@@ -1201,6 +1201,10 @@ def test_a_phrase_under_a_title_is_quoted_with_the_title() -> None:
         )
     )
     assert one_line(trump[0]) == "Donald Trump — President of the United States (2017–2021; since 2025)"
+    # ... while a sentence that ends on its stop inside a bracket is a sentence, quoted without its title.
+    grew = "The city doubled in size within a decade, and its port grew with it (see the census below.)"
+    aside = quoted(readable(f"# Growth\n\n{grew} Its harbour is the deepest in the region.\n"))
+    assert aside[0] == grew
 
 
 def test_an_option_with_all_its_forms_or_a_signature_is_quoted_with_its_description() -> None:
@@ -1940,37 +1944,36 @@ def test_a_quote_hidden_under_a_claim_is_said_by_it() -> None:
 
 
 def test_two_quotes_that_share_a_sentence_are_one_claim_read_as_one_span() -> None:
-    def quote(text: str, score: float) -> Evidence:
-        return Evidence(
-            id=f"E{abs(hash(text)) % 10**8}", chunk_id="c", document_id="d", quote=text, score=score
-        )
-
     shared = "The denial of service problem only comes into play when the pattern length gets into millions."
-    limit = quote(
+    figures = (
         "The length of the LIKE or GLOB pattern is limited to SQLITE_MAX_LIKE_PATTERN_LENGTH bytes. The "
-        f"default value of this limit is 50000. {shared}",
-        1.0,
+        "default value of this limit is 50000."
     )
-    advice = quote(
-        f"{shared} Nevertheless, since most useful LIKE or GLOB patterns are at most a few dozen bytes in "
-        "length, paranoid application developers may want to reduce this parameter to a few hundred.",
-        3.0,
+    advise = (
+        "Nevertheless, since most useful LIKE or GLOB patterns are at most a few dozen bytes in "
+        "length, paranoid application developers may want to reduce this parameter to a few hundred."
+    )
+    limit, advice = _checked(
+        f"{figures} {shared} {advise}", ("L", f"{figures} {shared}", 1.0), ("A", f"{shared} {advise}", 3.0)
     )
     (group,) = groups([advice, limit])  # the better scored says no figure and no name the other gives
     # (one span, from the quote that opens first: the figures and the advice both read)
-    assert claim_of(group).text == limit.quote + advice.quote.removeprefix(shared)
+    assert claim_of(group).text == f"{figures} {shared} {advise}"
     maintenance = "A server in maintenance is shown with the PAUSED state in the status page."
-    pause = quote(
+    command = (
         "pause server <pool>/<server>\n\nPut the server in maintenance. No traffic reaches it and no health "
-        f"check is performed on it until it is resumed. {maintenance}",
-        1.0,
+        "check is performed on it until it is resumed."
     )
-    restricted = quote(f"{maintenance}\n\nThis command is restricted to admin sockets.", 3.8)
+    restriction = "This command is restricted to admin sockets."
+    pause, restricted = _checked(
+        f"{command} {maintenance}\n\n{restriction}",
+        ("P", f"{command} {maintenance}", 1.0),
+        ("R", f"{maintenance}\n\n{restriction}", 3.8),
+    )
     (group,) = groups([restricted, pause])
     assert claim_of(group).text == (
         "pause server <pool>/<server> — Put the server in maintenance. No traffic reaches it and no health "
-        f"check is performed on it until it is resumed. {maintenance} This command is restricted to admin "
-        "sockets."
+        f"check is performed on it until it is resumed. {maintenance} {restriction}"
     )
 
 
@@ -2799,6 +2802,13 @@ def test_a_quote_that_goes_on_to_say_more_is_no_repeat_of_a_shorter_one() -> Non
     assert claim_of(one).evidence_ids == ["E1", "E3"]
 
 
+def _checked(source: str, *quotes: tuple[str, str, float]) -> list[Evidence]:
+    """Quotes (id, text, score) of one chunk, checked against its text as a run checks them (which places
+    each quote in its source)."""
+    items = [Evidence(id=i, chunk_id="c", document_id="d", quote=q, score=sc) for i, q, sc in quotes]
+    return verify_quotes(items, dict.fromkeys((e.id for e in items), source), GuardCounts())
+
+
 def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
     # Two questions' quotes of one paragraph overlap ("For agent checks ... before removal." and "The agent
     # should be first deactivated ... before removal. It may be possible ..."): one claim, not the shared
@@ -2807,47 +2817,64 @@ def test_quotes_of_one_passage_that_share_a_sentence_are_one_claim() -> None:
         'The agent should be first deactivated via "disable agent" to be able to put the server in the '
         "required maintenance mode before removal."
     )
-    first = Evidence(
-        id="E1",
-        chunk_id="c",
-        document_id="d",
-        quote=f'For agent checks, use the "agent-check" keyword and the "enable agent" command. {shared}',
-        score=4.0,
-    )
-    second = Evidence(
-        id="E2",
-        chunk_id="c",
-        document_id="d",
-        quote=f"{shared}\n\nIt may be possible to reach the fd limit when using many dynamic servers.",
-        score=3.0,
+    opening = 'For agent checks, use the "agent-check" keyword and the "enable agent" command.'
+    after = "It may be possible to reach the fd limit when using many dynamic servers."
+    first, second = _checked(
+        f"{opening} {shared}\n\n{after}",
+        ("E1", f"{opening} {shared}", 4.0),
+        ("E2", f"{shared}\n\n{after}", 3.0),
     )
     found = groups([first, second])
     assert len(found) == 1 and {e.id for e in found[0].items} == {"E1", "E2"}
-    assert one_line(second.quote) == (
-        f"{shared} It may be possible to reach the fd limit when using many dynamic servers."
-    )
+    assert one_line(second.quote) == f"{shared} {after}"
     # The claim shows both as one span, as the paragraph has them (each is cited).
     (claim,) = [claim_of(g) for g in found]
-    assert claim.text == (
-        f'For agent checks, use the "agent-check" keyword and the "enable agent" command. {shared} '
-        "It may be possible to reach the fd limit when using many dynamic servers."
-    )
+    assert claim.text == f"{opening} {shared} {after}"
     assert set(claim.evidence_ids) == {"E1", "E2"}
     # ... whichever of the two says more: a lead that names the city and a window that opens on "The city"
     # and says more are read from the lead on.
-    lead = "São Paulo is the capital city of the state of the same name, and the most populous city in Brazil."
-    said = "The city exerts international influence in commerce, finance, culture and the arts."
-    opening = Evidence(id="E3", chunk_id="sp", document_id="sp", quote=f"{lead} {said}", score=4.0)
-    fuller = Evidence(
-        id="E4",
-        chunk_id="sp",
-        document_id="sp",
-        quote=f"{said} It is the largest urban area by population outside Asia and the most populous "
-        "Portuguese-speaking city in the world.",
-        score=5.0,
+    lead = (
+        "São Paulo is the capital city of the state of the same name, and the most populous city in Brazil."
     )
-    (city,) = groups([fuller, opening])
-    assert claim_of(city).text == f"{lead} {fuller.quote}"
+    said = "The city exerts international influence in commerce, finance, culture and the arts."
+    more = (
+        "It is the largest urban area by population outside Asia and the most populous city of its language."
+    )
+    city_opening, fuller = _checked(
+        f"{lead} {said} {more}", ("E3", f"{lead} {said}", 4.0), ("E4", f"{said} {more}", 5.0)
+    )
+    (city,) = groups([fuller, city_opening])
+    assert claim_of(city).text == f"{lead} {said} {more}"
+    # Three windows of one paragraph, each overlapping the next, show the paragraph whole.
+    s = [f"Sentence number {k} of the paragraph says one more thing here." for k in range(4)]
+    windows = _checked(
+        " ".join(s),
+        ("W1", f"{s[0]} {s[1]}", 1.0),
+        ("W2", f"{s[1]} {s[2]}", 3.0),
+        ("W3", f"{s[2]} {s[3]}", 2.0),
+    )
+    assert [claim_of(g).text for g in groups(windows)] == [" ".join(s)]
+
+
+def test_quotes_that_share_a_repeated_sentence_are_not_joined() -> None:
+    # A man page repeats "If this option is used several times, the last one will be used." under each
+    # option: the quote that ends on it under one option and the one that opens on it under the next are
+    # no span of the source, and joining them would give one option the other's example.
+    again = "If this option is used several times, the last one will be used."
+    source = (
+        f"--connect-timeout sets the maximum time allowed for the connection phase. {again} "
+        f"--max-time sets the maximum time allowed for the whole operation. {again} "
+        "Example: curl -m 30 https://example.com"
+    )
+    connect, example = _checked(
+        source,
+        ("A", f"--connect-timeout sets the maximum time allowed for the connection phase. {again}", 2.0),
+        ("B", f"{again} Example: curl -m 30 https://example.com", 1.0),
+    )
+    assert connect.start == 0 and example.start is not None
+    shown = [claim_of(g).text for g in groups([connect, example])]
+    assert not any("connection phase. If this option" in t and "Example:" in t for t in shown)
+    assert all(" ".join(t.split()) in " ".join(source.split()) for t in shown)
 
 
 def test_a_sentence_ending_an_aside_or_naming_no_default_takes_the_sentence_before() -> None:

@@ -101,6 +101,10 @@ class Evidence(EvidenceRecord):
     #: down in its chunk, where the quote neither opens on it nor names it (``quotes.term_above``): what its
     #: claim is named by. Checked against the source with the quote.
     term: str | None = None
+    #: Where the quote starts in the visible text it was checked against (``guards.verify_quotes``), when it
+    #: stands there once: two quotes of one passage are joined into one span only where their places say
+    #: the span is the source's (``synthesis._spliced``). None when unchecked or ambiguous.
+    start: int | None = None
 
     @property
     def document_key(self) -> str:

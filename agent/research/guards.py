@@ -53,7 +53,7 @@ def verify_quotes(
         if found.term is not None and " ".join(found.term.split()) not in " ".join(text.split()):
             item = found.model_copy(update={"term": None})  # (a term the source does not hold names nothing)
         if item.quote and item.quote in text:
-            kept.append(item)
+            kept.append(item.model_copy(update={"start": _once_at(item.quote, text)}))
             continue
         exact = whitespace_match(item.quote, text)
         if exact is None:
@@ -62,8 +62,17 @@ def verify_quotes(
         counts["quote_repaired"] += 1
         # (the repaired quote's code, if any, is told from its text again)
         code_at = item.code_at if exact == item.quote else None
-        kept.append(item.model_copy(update={"quote": exact, "code_at": code_at}))
+        kept.append(
+            item.model_copy(update={"quote": exact, "code_at": code_at, "start": _once_at(exact, text)})
+        )
     return kept
+
+
+def _once_at(quote: str, text: str) -> int | None:
+    """Where ``quote`` stands in ``text``, when it stands there once (a sentence a manual repeats under
+    every option has no one place)."""
+    at = text.find(quote)
+    return at if at >= 0 and text.find(quote, at + 1) < 0 else None
 
 
 def whitespace_match(quote: str, text: str) -> str | None:

@@ -634,7 +634,7 @@ def _spliced(shown: Evidence, items: Sequence[Evidence]) -> Evidence:
         if (
             other.id not in ids
             or other.chunk_id != shown.chunk_id
-            or other.id == shown.id
+            or other.quote in shown.quote
             or None not in (shown.code_at, other.code_at)
         ):
             continue
@@ -643,21 +643,28 @@ def _spliced(shown: Evidence, items: Sequence[Evidence]) -> Evidence:
         for first, then in ((other, shown), (shown, other)):
             if first.code_at is not None:
                 continue
-            joined = _run_on(first.quote, then.quote)
-            if joined is not None:
-                start = len(joined) - len(then.quote)
-                code_at = None if then.code_at is None else start + then.code_at
+            cut = _run_on(first, then)
+            if cut is not None:
+                code_at = None if then.code_at is None else cut + then.code_at
+                joined = first.quote[:cut] + then.quote
                 return first.model_copy(update={"quote": joined, "code_at": code_at, "core": ""})
     return shown
 
 
-def _run_on(first: str, then: str) -> str | None:
-    """``first`` and ``then`` as one span, where ``then`` opens with the sentences ``first`` ends with (of
-    ``OVERLAP_WORDS`` words at least) and goes on beyond them; None otherwise."""
-    for m in SENTENCE_BREAK.finditer(first):
-        tail = first[m.end() :]
-        if len(tail.split()) >= OVERLAP_WORDS and then.startswith(tail) and len(then) > len(tail):
-            return first[: m.end()] + then
+def _run_on(first: Evidence, then: Evidence) -> int | None:
+    """Where, in ``first``'s quote, ``then``'s starts, where ``then`` opens with the sentences ``first`` ends
+    with (of ``OVERLAP_WORDS`` words at least) at that very place of the source (``Evidence.start``: the
+    sentence a man page repeats under every option joins no two options' quotes); None otherwise."""
+    if first.start is None or then.start is None:
+        return None
+    for m in SENTENCE_BREAK.finditer(first.quote):
+        tail = first.quote[m.end() :]
+        if (
+            then.start == first.start + m.end()
+            and len(tail.split()) >= OVERLAP_WORDS
+            and then.quote.startswith(tail)
+        ):
+            return m.end()
     return None
 
 
@@ -678,9 +685,13 @@ def _cited(items: Sequence[Evidence]) -> list[str]:
 
 
 def _shown(items: Sequence[Evidence]) -> Evidence:
-    """The quote a group's claim shows (see ``claim_of``), run on into another of the group's quotes that
-    it overlaps (``_spliced``)."""
-    return _spliced(_fullest(items), items)
+    """The quote a group's claim shows (see ``claim_of``), run on into each of the group's quotes that it
+    overlaps (``_spliced``, until none is left: a group merged from three windows of one paragraph shows
+    all three)."""
+    shown = _fullest(items)
+    while (grown := _spliced(shown, items)) is not shown:
+        shown = grown
+    return shown
 
 
 def _fullest(items: Sequence[Evidence]) -> Evidence:
