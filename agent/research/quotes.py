@@ -640,7 +640,8 @@ _SECTION_NAMES = frozenset(
 )
 
 
-#: A heading of at most this many words is a title a phrase under it may need.
+#: A heading of at most this many words is a title a phrase under it may need; a paragraph of at most this
+#: many words without a stop reads as a title.
 TITLE_WORDS = 8
 
 
@@ -1146,8 +1147,6 @@ def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
 
 #: A sentence's end inside a paragraph: a stop after a word and a capital after it ("e.g. the" is none).
 _A_SENTENCE_ENDS = re.compile(r"\w[)\"'”’]?[.!?]\s+[\"'“‘(]?[A-Z]")
-#: A paragraph of at most this many words without a stop reads as a title.
-TITLE_WORDS = 8
 #: An argument's name on a line of its own, under the keyword it belongs to: "<table>", "[<backend>/]".
 _ARGUMENT = re.compile(r"\[?<[^<>\s]+>[/:]?\]?(?:\s*:)?")
 #: How many blocks above a quote's own a description's term line may stand (its paragraphs, its "Arguments :"
