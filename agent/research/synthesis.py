@@ -622,14 +622,13 @@ def claim_of(group: Group) -> Claim:
     return Claim(text=f"{named} — {text}" if named else text, evidence_ids=group.ids)
 
 
-def _spliced(shown: Evidence, items: Sequence[Evidence]) -> Evidence:
+def _spliced(shown: Evidence, items: Sequence[Evidence], ids: Sequence[str]) -> Evidence:
     """The quote a claim shows, joined with another of its group from the same passage that it overlaps by
     a sentence or more: the two read as their author wrote them, one verbatim span (the group cites both).
     São Paulo's "São Paulo is the capital city of the state ..., as well as the most populous city in
     Brazil, .... The city exerts international influence ..." and the window that opens on that second
     sentence had made one claim showing the fuller one, "The city exerts ...": whose city, and Brazil,
-    were cited and never read."""
-    ids = _cited(items)
+    were cited and never read. ``ids``: the group's cited quotes (``_cited``)."""
     for other in items:
         if (
             other.id not in ids
@@ -688,15 +687,15 @@ def _shown(items: Sequence[Evidence]) -> Evidence:
     """The quote a group's claim shows (see ``claim_of``), run on into each of the group's quotes that it
     overlaps (``_spliced``, until none is left: a group merged from three windows of one paragraph shows
     all three)."""
-    shown = _fullest(items)
-    while (grown := _spliced(shown, items)) is not shown:
+    ids = _cited(items)  # (once: ``_shown`` runs for every pair of groups ``_overlaps_merged`` compares)
+    shown = _fullest(items, ids)
+    while (grown := _spliced(shown, items, ids)) is not shown:
         shown = grown
     return shown
 
 
-def _fullest(items: Sequence[Evidence]) -> Evidence:
-    """The quote of a group that holds what its best says, and names the most."""
-    ids = _cited(items)
+def _fullest(items: Sequence[Evidence], ids: Sequence[str]) -> Evidence:
+    """The quote of a group that holds what its best says, and names the most, of the cited ones (``ids``)."""
     head = items[0]
     said = head.core or head.quote
     return max(
