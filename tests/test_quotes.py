@@ -162,6 +162,21 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
     )
     assert not is_pointer("A discussion on prefetch limits is what the workers guide lacks.")
     assert not is_pointer("See the PRAGMA foreign_keys command to enable foreign key constraints at runtime.")
+    # A sentence that opens by sending the reader elsewhere, or whose predicate is only where it is said, is
+    # a pointer however much it names (Apache's rewrite flags, its custom error pages, SQLite's shared cache).
+    for elsewhere in (
+        "See URL Encoding and Decoding for the full picture of how Apache encodes and decodes URIs during "
+        "rewriting.",
+        "For more information about REDIRECT_ variables in the context of error documents, see Custom Error "
+        "Responses.",
+        "The internal protocol used to serialize access to the shared-cache by connections 2 and 3 is "
+        "described in the remainder of this section.",
+    ):
+        assert is_pointer(elsewhere), elsewhere
+    assert not is_pointer(
+        "This optimization can be set independently of exclusive lock mode using the journal_mode pragma as "
+        "described in section 7.6 below."
+    )
     assert not is_pointer(
         "The isolation levels are described in Table 13.1: Read Committed is the default level, and "
         "Serializable is the strictest level PostgreSQL offers."
@@ -1328,6 +1343,49 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
     # A chunk that ends on a term is what the next chunk's description is about (GNU Awk's strftime).
     term = visible_text("**strftime([format [, timestamp [, utc-flag] ] ])**")
     assert antecedent(term, "Format the time specified by timestamp and return the result.", room=500) == 0
+
+
+def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence(encoders: Encoders) -> None:
+    # Apache's mod_speling: "If, after scanning the directory," over three items that each finish it. An item
+    # alone ("no matching document was found, Apache will proceed as usual ...") is half a sentence, and the
+    # lead-in alone says nothing: the lead-in is quoted with its list, in one chunk or across two.
+    lead_in = (
+        "A list is built with all document names which were matched using this strategy.\n\n"
+        "If, after scanning the directory,"
+    )
+    items = (
+        "- no matching document was found, Apache will proceed as usual and return an error (404 - document "
+        "not found).\n"
+        '- only one document is found that "almost" matches the request, then it is returned in the form '
+        "of a redirection response (301 - Moved Permanently).\n"
+    )
+    quotes = quoted(readable(lead_in + "\n\n" + items))
+    assert not any(q.startswith(("no matching", "only one")) or q.endswith("directory,") for q in quotes)
+    (whole,) = [q for q in quotes if q.startswith("If, after scanning the directory,")]
+    assert "(404 - document not found)" in whole and "(301 - Moved Permanently)" in whole
+    # Items that open on a name, or under a lead-in that ends its sentence, stand alone as before.
+    named = quoted(readable("The modules are:\n\n- mod_speling corrects misspelled URLs.\n"))
+    assert "mod_speling corrects misspelled URLs." in named
+    # Across a chunk boundary: the list opens the chunk, its lead-in ends the chunk before.
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": lead_in} if "a" in ids else {},
+    )
+    opening = Passage(
+        chunk_id="b", document_id="mod_speling", title="mod_speling", text=items, rank=0, prev_chunk_id="a",
+        section_path="Apache Module mod_speling > Summary",
+    )  # fmt: skip
+    readers = admission.readers([opening])
+    cut = [windows(readers[0])]
+    found, mine, _, short = admission.with_antecedents([opening], readers, cut, [list(cut[0])])
+    assert [p.chunk_id for p in found] == ["b", "a"]
+    assert not any(w.start == 0 and w.kind == "item" for w in short[0])
+    (window,) = short[1]
+    assert mine[1].text[window.start : window.end].startswith("If, after scanning the directory,\n\n")
+    assert "no matching document was found" in mine[1].text[window.start : window.end]
 
 
 def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:

@@ -43,6 +43,7 @@ from sleuth.agent.research.quotes import (
     goes_on,
     in_context,
     is_pointer,
+    leads_into_list,
     list_end,
     readable,
     term_above,
@@ -355,8 +356,12 @@ class Admission:
             own = readers[k].visible
             said = own.text[opening.start : opening.end]
             start = antecedent(before[1], said, room=MAX_QUOTE_CHARS - len(said) - 2)
-            if start is None or (opening.kind == "item" and not ends_on_term(before[1])):
-                continue  # (a list leans on the chunk before only as the description of the term it ends on)
+            if start is None or (
+                opening.kind == "item" and not ends_on_term(before[1]) and not leads_into_list(before[1])
+            ):
+                # (a list leans on the chunk before only as the description of the term it ends on, or as the
+                # rest of the sentence it ends on)
+                continue
             text, visible = before
             shift = len(visible.text) + 2
             window = Window(start, shift + opening.end, "sentence", continues=True)

@@ -251,9 +251,30 @@ _FOUND_ELSEWHERE = re.compile(
 )
 
 
+#: A sentence that opens by sending the reader elsewhere ("See URL Encoding and Decoding for the full picture
+#: of how Apache encodes and decodes URIs during rewriting.", "For more information about REDIRECT_ variables
+#: in the context of error documents, see Custom Error Responses."): however much it names, what it names is
+#: said there, not here. ("See the PRAGMA foreign_keys command to enable foreign key constraints" names what
+#: to use: no pointer.)
+_SENDS_ELSEWHERE = re.compile(
+    r"^(?:see(?:\s+also)?|refer\s+to|consult)\b[^.;]*?\bfor\b|"
+    r"^for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|background|discussion|"
+    r"an?\s+(?:explanation|discussion|description|overview))\b[^.;]*,\s*(?:see|refer\s+to|consult)\b",
+    re.I,
+)
+#: ... or whose predicate is only where it is said ("The internal protocol used to serialize access to the
+#: shared-cache ... is described in the remainder of this section."): a short place at the sentence's end.
+_SAID_ELSEWHERE = re.compile(
+    r"\b(?:is|are)\s+(?:described|explained|discussed|detailed|documented|covered)\s+(?:in|under|below|above)"
+    r"(?P<place>(?:\s+[^\s.;]+){0,6})\s*[.]?$",
+    re.I,
+)
+
+
 def is_pointer(sentence: str) -> bool:
     """A sentence that sends the reader elsewhere and says little itself."""
-    if _FOUND_ELSEWHERE.search(sentence.strip()):
+    plain = sentence.strip()
+    if _FOUND_ELSEWHERE.search(plain) or _SENDS_ELSEWHERE.search(plain) or _SAID_ELSEWHERE.search(plain):
         return True
     if not _POINTER.search(sentence):
         return False
@@ -371,6 +392,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # not how.
                 out.append(Window(block.start, step_end, "intro", continues=step_end > own_end))
                 continue
+            if block.kind == "item" and _finishes_a_lead_in(text, blocks, k):
+                continue  # the rest of the sentence above the list: quoted with it (that sentence's window)
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
@@ -414,6 +437,13 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             if (
                 (sentence.rstrip().endswith(":") or _INTRO_COMMA.search(sentence) is not None)
                 or (i == len(spans) - 1 and _runs_into_code(sentence, blocks, k))
+                # a sentence that runs on into the list under it ("If, after scanning the directory,")
+                or (
+                    i == len(spans) - 1
+                    and runs_on(sentence)
+                    and k + 1 < len(blocks)
+                    and blocks[k + 1].kind == "item"
+                )
                 or (_announces(sentence, spans, text) and _fits_with_follow(s, blocks, k))
             ):
                 follow_end = _follow(blocks, k)
@@ -555,6 +585,41 @@ ENTRY_WORDS = 4
 _CODE_NAME = re.compile(r"\w_\w|\w\(\)|[a-z][A-Z]")
 #: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
 _NAME_LIKE = re.compile(rf"^-|\w\.\w|<\w|{_CODE_NAME.pattern}")
+
+
+def runs_on(sentence: str) -> bool:
+    """Whether a lead-in's last sentence runs on into the list under it: it ends on a comma or on a word, with
+    no stop and no colon (mod_speling's "If, after scanning the directory," over "no matching document was
+    found, Apache will proceed as usual and return an error (404 - document not found).")."""
+    end = sentence.rstrip()
+    return end.endswith(",") or (end[-1:].islower() and len(end.split()) >= 3)
+
+
+def goes_on_from_above(item: str) -> bool:
+    """Whether a list item is the rest of a sentence above its list: it opens in lower case, on no name."""
+    return item[:1].islower() and not _opens_on_a_name(item)
+
+
+def leads_into_list(previous: Visible) -> bool:
+    """Whether a chunk (its visible text) ends on a lead-in whose sentence the next chunk's list goes on."""
+    last = previous.blocks[-1] if previous.blocks else None
+    if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
+        return False
+    spans = _sentences(previous.text, last.start, last.end)
+    return bool(spans) and runs_on(previous.text[slice(*spans[-1])])
+
+
+def _finishes_a_lead_in(text: str, blocks: Sequence[Block], k: int) -> bool:
+    """Whether the item ``blocks[k]`` is the rest of the sentence its list's lead-in opens (in this chunk)."""
+    if not goes_on_from_above(text[blocks[k].start : blocks[k].end]):
+        return False
+    j = k
+    while j > 0 and blocks[j - 1].kind == "item":
+        j -= 1
+    if j == 0 or blocks[j - 1].kind != "paragraph":
+        return False
+    spans = _sentences(text, blocks[j - 1].start, blocks[j - 1].end)
+    return bool(spans) and runs_on(text[slice(*spans[-1])])
 
 
 def _opens_on_a_name(sentence: str) -> bool:
@@ -856,6 +921,10 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
         return None
     start, end = spans[-1]
     before = previous.text[start:end]
+    if runs_on(before) and goes_on_from_above(opening):
+        # The chunk before ends on a lead-in whose sentence this chunk's list goes on ("If, after scanning the
+        # directory," over "no matching document was found, ..."): the item alone is half a sentence.
+        return start if len(previous.text) - start <= room else None
     if (
         not before.rstrip().endswith((".", "!", "?", ")", '"', "”"))
         or len(previous.text) - start > room
