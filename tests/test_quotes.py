@@ -1388,6 +1388,64 @@ def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence
     assert "no matching document was found" in mine[1].text[window.start : window.end]
 
 
+def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encoders: Encoders) -> None:
+    # Apache's custom error page: the search's fourth hit for "How do I show my own page for 404 Not Found
+    # errors?" is a chunk of five ErrorDocument lines and nothing else; the paragraph that says what they
+    # configure ends the chunk before. Alone the code has no window; with that paragraph it is one quote,
+    # verbatim across the two chunks, its lines kept as lines.
+    before = (
+        "## Configuration\n\nCustom error documents are configured using the `ErrorDocument` directive, "
+        "which may be used in global, virtualhost, or directory context. It may be used in .htaccess "
+        "files if `AllowOverride` is set to FileInfo."
+    )
+    code = (
+        '```\nErrorDocument 500 "Sorry, our script crashed. Oh dear"\n'
+        "ErrorDocument 500 /cgi-bin/crash-recover\n"
+        "ErrorDocument 404 /errors/not_found.html\n"
+        "ErrorDocument 401 /subscription/how_to_subscribe.html\n```"
+    )
+    opening = Passage(
+        chunk_id="b", document_id="custom-error", title="Custom Error Responses", text=code, rank=3,
+        prev_chunk_id="a", section_path="Custom Error Responses > Configuration",
+    )  # fmt: skip
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    admission = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {"a": before} if "a" in ids else {},
+    )
+    readers = admission.readers([opening])
+    cut = [windows(readers[0])]
+    assert cut == [[]]
+    found, mine, _, short = admission.with_antecedents([opening], readers, cut, [[]])
+    assert [p.chunk_id for p in found] == ["b", "a"]
+    (window,) = short[1]
+    quote = mine[1].text[window.start : window.end]
+    assert quote.startswith("Custom error documents are configured using the ErrorDocument directive")
+    assert quote.endswith("ErrorDocument 401 /subscription/how_to_subscribe.html")
+    asked = "How do I show my own page for 404 Not Found errors?"
+    judged = admission.candidates(
+        Question("q1", asked, ["answer"], origin="query"), [opening], weights(encoders.embed_query(asked)[1])
+    )
+    (example,) = judged
+    assert (example.chunk_id, example.continued_in) == ("a", "b")
+    assert example.code_at is not None and example.quote[example.code_at :].startswith("ErrorDocument 500")
+    assert example.quote in readable(before, code).text  # what citation checks it against
+    # A chunk before that ends on a heading says nothing of the code: no quote.
+    bare = Admission(
+        ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {"a": "## Configuration"}
+    )
+    assert (
+        bare.candidates(
+            Question("q2", asked, ["answer"], origin="query"),
+            [opening],
+            weights(encoders.embed_query(asked)[1]),
+        )
+        == []
+    )
+
+
 def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_next_chunk() -> None:
     # Flask's deployment page: the chunker set the paragraph's example, a console session, at the head of
     # the next chunk. The passage is read on into it, and the sentence is quotable alone and with it.
@@ -1450,7 +1508,7 @@ def test_a_definition_list_under_a_lead_in_reads_term_by_term() -> None:
     )
     assert one_line(fields) == (
         "This object consists of the following fields: • major — An optional integer representing the major "
-        "version.; • minor — An optional integer representing the minor version."
+        "version. • minor — An optional integer representing the minor version."
     )
     # A list whose last item is a sentence is no definition list.
     platforms = "Supported platforms:\n• Linux\n• macOS\n• Windows support is experimental."

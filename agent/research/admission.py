@@ -34,11 +34,14 @@ from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.quote_spans import joined
 from sleuth.agent.research.quotes import (
+    MAX_EXAMPLE_CHARS,
+    MAX_FOLLOW_CHARS,
     MAX_QUOTE_CHARS,
     QuoteJudge,
     Readable,
     Window,
     antecedent,
+    code_run_end,
     ends_on_term,
     goes_on,
     in_context,
@@ -284,7 +287,19 @@ class Admission:
         openings: dict[int, Window] = {}
         for k, p in enumerate(passages):
             blocks = readers[k].visible.blocks
-            if p.prev_chunk_id is None or p.split_start or not blocks or blocks[0].kind not in OPENINGS:
+            if p.prev_chunk_id is None or p.split_start or not blocks:
+                continue
+            if blocks[0].kind == "code":
+                # A chunk that opens on an example has nothing to quote alone, and the paragraph the chunker
+                # set in the chunk before says what it exemplifies (Apache's custom error page: its search's
+                # fourth hit is "ErrorDocument 404 /errors/not_found.html" and four lines like it, under
+                # "Custom error documents are configured using the ErrorDocument directive ..." a chunk up):
+                # the two are one quote, as in one chunk.
+                code_end = code_run_end(blocks, 0)
+                if code_end - blocks[0].start <= MAX_FOLLOW_CHARS:
+                    openings[k] = Window(blocks[0].start, code_end, "example")
+                continue
+            if blocks[0].kind not in OPENINGS:
                 continue
             # The opening sentence alone (the shortest window from the chunk's start), when one of the
             # passage's shortlisted windows starts there; one that runs on into the next chunk stays as it is.
@@ -355,7 +370,13 @@ class Admission:
                 continue
             own = readers[k].visible
             said = own.text[opening.start : opening.end]
-            start = antecedent(before[1], said, room=MAX_QUOTE_CHARS - len(said) - 2)
+            example = opening.kind == "example"
+            room = (
+                min(MAX_QUOTE_CHARS, MAX_EXAMPLE_CHARS - len(said) - 2)
+                if example
+                else MAX_QUOTE_CHARS - len(said) - 2
+            )
+            start = antecedent(before[1], said, room=room, example=example)
             if start is None or (
                 opening.kind == "item" and not ends_on_term(before[1]) and not leads_into_list(before[1])
             ):
@@ -364,7 +385,7 @@ class Admission:
                 continue
             text, visible = before
             shift = len(visible.text) + 2
-            window = Window(start, shift + opening.end, "sentence", continues=True)
+            window = Window(start, shift + opening.end, "example" if example else "sentence", continues=True)
             out[0].append(_before_of(p, text))
             out[1].append(Readable(visible, own))
             out[2].append([window])

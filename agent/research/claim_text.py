@@ -145,6 +145,8 @@ def _goes_on(joined: str, before: str, line: str) -> bool:
     set apart by semicolons)."""
     if joined.endswith((":", ";", ",")) or (_runs_on(before) and not before.startswith("• ")):
         return True  # (an item is no sentence going on: "• Language(s): all" ends on "all")
+    if joined.endswith((".", "!", "?")) and line.startswith("• "):
+        return True  # after an item that ends its sentence ("... with 404. • On — allow %2F ...", no ".;")
     if line[:1].islower() and line.endswith((".", "!", "?")) and len(line.split()) >= CONTINUED_WORDS:
         # the sentence an example interrupted goes on ("This means that using: set_property(...) with a
         # compiler which does not support -std=gnu++11 ... will not result in an error or warning.")

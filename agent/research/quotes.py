@@ -710,6 +710,11 @@ _SECTION_NAMES = frozenset(
 TITLE_WORDS = 8
 
 
+def code_run_end(blocks: Sequence[Block], k: int) -> int:
+    """The end of the code that ``blocks[k]`` opens (code blocks one after another, as one example)."""
+    return _run_end(blocks, k, gap=LIST_GAP)
+
+
 def list_end(blocks: Sequence[Block], k: int) -> int:
     """The end of the list whose item ``blocks[k]`` is, from there on (its items, nested ones too, with no
     other block between them)."""
@@ -895,7 +900,7 @@ def ends_on_term(previous: Visible) -> bool:
     )
 
 
-def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
+def antecedent(previous: Visible, opening: str, *, room: int, example: bool = False) -> int | None:
     """Where, in ``previous`` (the visible text of the chunk before), the sentence starts that ``opening``
     (the sentence a chunk opens on) leans on: the last sentence of its last paragraph (and back from it while
     each points back in turn), when that is a whole sentence, no pointer, and from it to the chunk's end fits
@@ -905,6 +910,8 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
     an opening that points back in its first words (``_OPENS_BY_POINTING_BACK``) does: a definite subject
     ("The boolean identifiers TRUE and FALSE are ...") names its thing, "When a client uses Keep-Alive, it
     ..." names its own, and "This module ..." is the page's.
+    ``example``: the chunk opens on code, which leans on the paragraph before it whatever it says (and on a
+    sentence that introduces it with a colon).
     None: no paragraph ends that chunk, or the opening does not lean on it."""
     last = previous.blocks[-1] if previous.blocks else None
     if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
@@ -926,11 +933,10 @@ def antecedent(previous: Visible, opening: str, *, room: int) -> int | None:
         # directory," over "no matching document was found, ..."): the item alone is half a sentence.
         return start if len(previous.text) - start <= room else None
     if (
-        not before.rstrip().endswith((".", "!", "?", ")", '"', "”"))
+        not before.rstrip().endswith((".", "!", "?", ")", '"', "”", *((":",) if example else ())))
         or len(previous.text) - start > room
         or is_pointer(before)  # "See the checkpointing documentation." is not what "This interface" is
-        or not _OPENS_BY_POINTING_BACK.match(opening)
-        or _THE_PAGES_SUBJECT.match(opening)
+        or (not example and (not _OPENS_BY_POINTING_BACK.match(opening) or _THE_PAGES_SUBJECT.match(opening)))
     ):
         return None
     # ... and back to the sentence that names what "it ... it ..." is about, while the quote fits.
