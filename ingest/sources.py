@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from sleuth.ingest.build_files import build_file
 from sleuth.ingest.errors import InputError
 
 
@@ -51,6 +52,13 @@ class LinksPageError(SkippedPageError):
     """An HTML page whose text is links to other pages and nothing else (an index, a site map, a table of
     contents: zsh's seven indexes, Apache's sitemap, SQLite's keyword index): "AUTO_REMOVE_SLASH | 16.2.2
     Completion" says where something is, never what it is."""
+
+
+class BuildFileError(SkippedPageError):
+    """A file a documentation build carries besides its pages: Sphinx's copy of each page's source
+    (``_sources/usage/crypto.rst.txt`` beside ``usage/crypto.html``: the same page again, in reStructuredText
+    markup, which doubled every claim of a report over alot's manual) and its theme's images
+    (``_static/plus.png``, whose OCR finds no text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,10 @@ def _walk(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[tuple[Pat
                 if any(part.startswith(".") for part in rel.parts):
                     continue
                 if child.is_file() and child.suffix.lower() in suffixes:
+                    why = build_file(child, root)
+                    if why is not None:
+                        yield BuildFileError(resolve(child), why), ""
+                        continue
                     yield resolve(child), str(PurePosixPath(*rel.parts).with_suffix(""))
         elif named.is_file():
             yield resolve(named), named.stem

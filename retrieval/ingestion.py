@@ -233,6 +233,13 @@ class Ingestor:
 
         def changed() -> Iterator[Path | SourceError]:
             for item in sources:
+                if isinstance(item, SkippedPageError):
+                    # (a file the walk found that is no document: a build's page source, its theme's icons)
+                    if shard.owns(item.path):
+                        self.report.seen += 1
+                        self._skipped(item, self.index.document(item.path))
+                        self.progress.finished(item.path, 0)
+                    continue
                 if isinstance(item, SourceError):
                     yield item
                     continue
@@ -266,12 +273,7 @@ class Ingestor:
             self.report.seconds["convert"] += time.perf_counter() - waited
             planned = plan.pop(str(path), None)
             if isinstance(result, SkippedPageError) and planned is not None:
-                self.report.skipped_pages += 1
-                self.report.skipped.append({"path": result.path, "reason": result.reason})
-                log.debug("%s", result)
-                if planned[1] is not None:  # it had text when it was indexed: what it said is gone
-                    self.index.remove(planned[0].key)
-                    self.report.removed += 1
+                self._skipped(result, planned[1])
             elif isinstance(result, SourceError) or planned is None:
                 self.fail(str(result))
             else:
@@ -281,6 +283,16 @@ class Ingestor:
             waited = time.perf_counter()
         self._flush()
         self.report.seconds["total"] += time.perf_counter() - started
+
+    def _skipped(self, page: SkippedPageError, record: DocumentRecord | None) -> None:
+        """Count and name a page that is no document; what the index held of it goes (it had text when it
+        was indexed, or was indexed before it was told apart: what it said is gone or said elsewhere)."""
+        self.report.skipped_pages += 1
+        self.report.skipped.append({"path": page.path, "reason": page.reason})
+        log.debug("%s", page)
+        if record is not None:
+            self.index.remove(record.key)
+            self.report.removed += 1
 
     def _doc(self, item: SourceFile, record: DocumentRecord | None, digest: str, result: Converted) -> _Doc:
         # A document is dated by what it says (metadata, a date on its first page), never by its file's time:

@@ -153,6 +153,49 @@ REDIRECT = (
 )
 
 
+def test_a_sphinx_build_is_ingested_as_its_pages(tmp_path: Path) -> None:
+    # A built Sphinx manual (Debian's *-doc packages: alot's) holds each page's source beside it in _sources
+    # (the same page again, in markup) and its theme's icons in _static: skipped and named, not ingested twice
+    # nor failed for an icon without text. A source whose page the build lacks is a document.
+    html = tmp_path / "html"
+    page = "<html><head><title>{title}</title></head><body><h1>{title}</h1><p>{text}</p></body></html>"
+    texts = {
+        "index": ("alot", "alot is a terminal-based mail user agent for the notmuch mail system."),
+        "usage/crypto": ("Crypto", "alot can sign, encrypt and decrypt messages with GnuPG and PGP/MIME."),
+    }
+    for name, (title, text) in texts.items():
+        (html / name).parent.mkdir(parents=True, exist_ok=True)
+        (html / f"{name}.html").write_text(page.format(title=title, text=text))
+        (html / "_sources" / name).parent.mkdir(parents=True, exist_ok=True)
+        (html / "_sources" / f"{name}.rst.txt").write_text(f"{title}\n{'=' * len(title)}\n\n{text}\n")
+    (html / "_sources" / "notes.txt").write_text("Release notes kept as text only.\n\nNothing else.\n")
+    (html / "searchindex.js").write_text("Search.setIndex({})")
+    (html / "_static").mkdir()
+    from PIL import Image  # noqa: PLC0415
+
+    Image.new("L", (9, 9), 255).save(html / "_static" / "plus.png")  # a theme's icon: no text to find
+    index = tmp_path / "index"
+    # Ingested before sleuth told them apart (a source named directly is always a document) ...
+    first = run(["ingest", str(html / "_sources" / "usage" / "crypto.rst.txt"), "--index", str(index)])
+    assert first.returncode == 0, first.stderr
+    # ... the folder's walk skips it, and what the index held of it goes.
+    result = run(["ingest", str(html), "--index", str(index), "--json"])
+    assert result.returncode == 0, result.stderr
+    assert "sleuth: error" not in result.stderr
+    report = json.loads(result.stdout)
+    assert (report["added"], report["skipped_pages"], report["removed"], report["failed"]) == (3, 3, 1, 0)
+    reasons = {Path(page["path"]).name: page["reason"] for page in report["skipped"]}
+    assert reasons["crypto.rst.txt"] == "the source text of the Sphinx page usage/crypto.html"
+    assert reasons["plus.png"] == "a file of the Sphinx build's theme (_static)"
+    assert "notes.txt" not in reasons and "index.rst.txt" in reasons
+    hits = json.loads(run(["search", "sign and encrypt messages", "--index", str(index), "--json"]).stdout)
+    assert [h["document_id"] for h in hits].count("usage/crypto") == 1
+    assert "crypto.rst" not in [h["document_id"] for h in hits]  # (its id when named directly)
+    # Named on the command line, the sources are what was asked for.
+    sources = json.loads(run(["ingest", str(html / "_sources"), "--index", str(index), "--json"]).stdout)
+    assert sources["skipped_pages"] == 0 and sources["added"] == 2
+
+
 def test_corrupted_index_is_one_clear_error(tmp_path: Path) -> None:
     index = tmp_path / "index"
     assert run(["ingest", str(SAMPLE / "copper.md"), "--index", str(index)]).returncode == 0

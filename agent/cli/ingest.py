@@ -132,10 +132,11 @@ def _print_summary(report: IngestReport, total_chunks: int, as_json: bool) -> No
     secs = report.seconds
     rate = report.chunks_written / secs["total"] if secs["total"] else 0.0
     tokens = report.tokens_written / secs["total"] if secs["total"] else 0.0
+    skipped = f", {report.skipped_pages} pages skipped (redirects, indexes, build files)"
     click.echo(
         f"ingested {report.seen} files: {report.added} added, {report.updated} updated, "
         f"{report.unchanged} unchanged, {report.removed} removed, {report.failed} failed"
-        f"{f', {report.skipped_pages} pages skipped (redirects, indexes)' if report.skipped_pages else ''}; "
+        f"{skipped if report.skipped_pages else ''}; "
         f"{report.chunks_written} chunks written ({rate:.1f}/s, {tokens:.0f} tokens/s), "
         f"{total_chunks} in the index",
         err=True,
