@@ -562,6 +562,14 @@ def test_tables_quote_as_they_read() -> None:
             "We want the books",
             "two different querysets.",
         ),
+        # ... or in an aside after its first words (Django's file uploads).
+        (
+            "You can write custom handlers that customize how Django handles files. You could, for example, "
+            "use custom handlers to enforce user-level quotas or compress data on the fly.",
+            "You could, for example",
+            "You can write",
+            "on the fly.",
+        ),
         # ... also when it opens a paragraph: the last sentence of the paragraph before comes with it.
         (
             "This captures your on_commit() callbacks in a list. You can overcome this limitation with "

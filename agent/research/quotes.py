@@ -74,7 +74,14 @@ _POINTING_WORDS = (
 )
 _POINTS_BACK_FIRST = rf"^{_POINTING_WORDS}"
 #: ... or in its opening phrase ("In order to do this, we need ...", "After that, ...").
-_POINTS_BACK_OPENING = r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
+_POINTS_BACK_OPENING = (
+    r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
+    # ... or in an aside after its first words: "You could, for example, use custom handlers to ...", "The
+    # server, however, keeps ..." (for example of what the sentence before says)
+    r"|^(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:for\s+(?:example|instance)|in\s+other\s+words|however|therefore|thus|"
+    r"hence|instead|likewise|similarly|in\s+(?:contrast|addition)|by\s+contrast|as\s+a\s+result|then|"
+    r"moreover|furthermore|consequently|nevertheless|nonetheless|conversely|in\s+(?:this|that)\s+case),\s"
+)
 #: Openings that certainly lean on the sentence before (not "When a client connects, it ...", whose "it" is
 #: the client): what a quote at a chunk's head may reach into the chunk before for.
 _OPENS_BY_POINTING_BACK = re.compile(
