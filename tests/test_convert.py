@@ -35,6 +35,15 @@ def test_pdf_with_outline_keeps_every_bookmark_as_heading() -> None:
     assert result.markdown.count("<!-- page: ") == 52
 
 
+def test_a_pdf_without_a_title_in_its_metadata_is_named_by_its_cover() -> None:
+    # R's FAQ and OUP's template name nothing in their information dictionaries; their first headings are
+    # "1 Introduction" and "Introduction", no names for documents. Their first pages set the title in their
+    # largest type. (ctable's dictionary names it: that stays.)
+    assert convert_file(DOCS / "R-FAQ.pdf").title == "R FAQ"
+    assert convert_file(DOCS / "oup-authoring-template.pdf").title == "Article Title"
+    assert convert_file(DOCS / "ctable.pdf").title == "The ctable package"
+
+
 def test_font_heuristics_recover_headings_without_the_outline() -> None:
     # Judged against the outline the heuristics were not allowed to see.
     _, outline = read_outline(DOCS / "R-FAQ.pdf")

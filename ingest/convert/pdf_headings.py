@@ -238,3 +238,35 @@ def chapter_labels_joined(blocks: list[Block]) -> list[Block]:
             continue
         out.append(block)
     return out
+
+
+#: A cover's or a paper's title is set at least this many times the body text's size.
+TITLE_SIZE = 1.4
+#: ... and says what the document is in at most this many words.
+TITLE_WORDS = 20
+
+
+def cover_title(pages: list[Page], fonts: Fonts) -> str | None:
+    """The title a document's first page sets in its largest type, well above its body text ("Bash Reference
+    Manual" over "Reference Documentation for Bash Edition 5.2"; a paper's title over its authors): what the
+    document is called when its information dictionary names nothing. Its first heading ("1 Introduction")
+    names a section of it, never the document. None when the first page with text (of the first two) has no
+    such line."""
+    page = next((p for p in pages[:2] if p.lines), None)
+    if page is None:
+        return None
+    largest = max(fonts.size(line) for line in page.lines)
+    if largest < TITLE_SIZE * fonts.body_size:
+        return None
+    # The title's lines, top down, from the first line in that type to the first line in another.
+    ordered = sorted(page.lines, key=lambda line: (-line.y1, line.x0))
+    title: list[Line] = []
+    for line in ordered:
+        if fonts.size(line) >= 0.9 * largest:
+            title.append(line)
+        elif title:
+            break
+    text = " ".join(" ".join(line.text for line in title).replace("\ufffd", " ").split())
+    if not any(c.isalpha() for c in text) or len(text.split()) > TITLE_WORDS:
+        return None
+    return text

@@ -59,6 +59,8 @@ class PdfMarkdown:
     headings: list[tuple[int, str]]
     heading_source: str
     tables: int
+    #: The first page's title in its largest type, if it has one (``pdf_headings.cover_title``).
+    title: str | None = None
 
 
 def pdf_to_markdown(path: Path, *, use_outline: bool = True) -> PdfMarkdown:
@@ -111,7 +113,12 @@ def structure_markdown(
         blocks.append(Block("page", page_marker(page.number), page=page.number))
         blocks += page_blocks
     return PdfMarkdown(
-        render_blocks(blocks), len(pages), headings, source if marks is not None else "fonts", tables
+        render_blocks(blocks),
+        len(pages),
+        headings,
+        source if marks is not None else "fonts",
+        tables,
+        pdf_headings.cover_title(pages, fonts),
     )
 
 

@@ -55,7 +55,9 @@ class PdfText:
                 result = structure_markdown(pages, outline, use_outline=options.use_outline)
             except (PdfReadError, OcrError) as exc:
                 raise SourceError(source.name, str(exc)) from exc
-        title = meta.title or (result.headings[0][1] if result.headings else None)
+        # The information dictionary's title, else the cover's, else the first heading (a section's title,
+        # "1 Introduction", is a poor name for a manual, but better than none).
+        title = meta.title or result.title or (result.headings[0][1] if result.headings else None)
         details = {
             "headings": len(result.headings),
             "heading_source": result.heading_source,
