@@ -1,7 +1,8 @@
 """Files a documentation build carries besides its pages, told by where they stand in the build.
 
 Sphinx writes each page's source next to the HTML (``_sources/<page>.rst.txt``, or ``.md.txt``, ``.txt``)
-for its "Show source" link, and its theme's images and scripts under ``_static``. A folder walk over a built
+for its "Show source" link, its theme's images and scripts under ``_static``, and a search page that is a
+form for its script. A folder walk over a built
 manual finds them among the pages: the sources are every page a second time, in markup (`` ``code`` ``,
 ``:ref:`...```), and the theme's icons are images without text. A source whose page the build does not hold
 is a document like any other (someone copied the sources alone); nothing outside a Sphinx build is touched,
@@ -20,6 +21,8 @@ def build_file(path: Path, root: Path) -> str | None:
     """Why ``path`` (found walking ``root``) is a Sphinx build's page source (its page is beside it) or a file
     of its theme, not a document; None when it is a document. Only folders below ``root`` count: a walk of
     ``_sources`` itself is a walk of sources someone asked for."""
+    if path.name == "search.html" and (path.parent / "searchindex.js").is_file():
+        return "the Sphinx build's search page (a form for its script, no text of its own)"
     for folder in path.parents:
         if folder == root:
             break

@@ -170,6 +170,9 @@ def test_a_sphinx_build_is_ingested_as_its_pages(tmp_path: Path) -> None:
         (html / "_sources" / f"{name}.rst.txt").write_text(f"{title}\n{'=' * len(title)}\n\n{text}\n")
     (html / "_sources" / "notes.txt").write_text("Release notes kept as text only.\n\nNothing else.\n")
     (html / "searchindex.js").write_text("Search.setIndex({})")
+    (html / "search.html").write_text(
+        "<html><head><title>Search</title></head><body><form></form></body></html>"
+    )
     (html / "_static").mkdir()
     from PIL import Image  # noqa: PLC0415
 
@@ -183,7 +186,7 @@ def test_a_sphinx_build_is_ingested_as_its_pages(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "sleuth: error" not in result.stderr
     report = json.loads(result.stdout)
-    assert (report["added"], report["skipped_pages"], report["removed"], report["failed"]) == (3, 3, 1, 0)
+    assert (report["added"], report["skipped_pages"], report["removed"], report["failed"]) == (3, 4, 1, 0)
     reasons = {Path(page["path"]).name: page["reason"] for page in report["skipped"]}
     assert reasons["crypto.rst.txt"] == "the source text of the Sphinx page usage/crypto.html"
     assert reasons["plus.png"] == "a file of the Sphinx build's theme (_static)"
