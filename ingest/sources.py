@@ -88,9 +88,18 @@ def iter_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> Iterator[So
 
     Each real file comes once however often and however spelled it is named; ids are unique in the batch.
     """
+    paths = list(paths)
+    # A file named on the command line is a document whatever a folder walk makes of it.
+    named = {resolve(p) for p in paths if p.is_file()}
     seen: set[Path] = set()
     taken: dict[str, Path] = {}
     for path, wanted in _walk(paths, suffixes):
+        if isinstance(path, BuildFileError):
+            skipped = Path(path.path)
+            if skipped not in named and skipped not in seen:
+                seen.add(skipped)
+                yield path
+            continue
         if isinstance(path, SourceError):
             yield path
             continue

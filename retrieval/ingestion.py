@@ -235,10 +235,12 @@ class Ingestor:
             for item in sources:
                 if isinstance(item, SkippedPageError):
                     # (a file the walk found that is no document: a build's page source, its theme's icons)
-                    if shard.owns(item.path):
-                        self.report.seen += 1
-                        self._skipped(item, self.index.document(item.path))
-                        self.progress.finished(item.path, 0)
+                    if not shard.owns(item.path):
+                        self.report.skipped_other_shard += 1
+                        continue
+                    self.report.seen += 1
+                    self._skipped(item, self.index.document(item.path))
+                    self.progress.finished(item.path, 0)
                     continue
                 if isinstance(item, SourceError):
                     yield item

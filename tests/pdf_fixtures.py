@@ -477,3 +477,51 @@ def single_letter(path: Path) -> Path:
     c.drawString(70, 70, "C")
     c.save()
     return path
+
+
+def _body(c: canvas.Canvas, top: float, lines: int, x: float = 72) -> None:
+    c.setFont("Helvetica", 10)
+    sentence = "The committee considers the proposal in detail before the vote on the budget of the year"
+    for i in range(lines):
+        c.drawString(x, top - 13 * i, f"{sentence} {i}.")
+
+
+def stamped_paper(path: Path) -> Path:
+    """A preprint's first page: its title, authors, and the archive's identifier set sideways in the margin
+    in larger type than the title; no title in the information dictionary."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setTitle("")
+    c.setFont("Times-Bold", 17)
+    c.drawString(120, 760, "Sparse Attention for Long Documents")
+    c.setFont("Times-Roman", 11)
+    c.drawString(200, 735, "Jane Doe and John Roe")
+    c.saveState()
+    c.translate(30, 250)
+    c.rotate(90)
+    c.setFont("Times-Roman", 20)
+    c.drawString(0, 0, "arXiv:2101.00001v1 [cs.CL] 1 Jan 2021")
+    c.restoreState()
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 650, "1 Introduction")
+    _body(c, 600, 30)
+    c.showPage()
+    _body(c, 780, 50)
+    c.showPage()
+    c.save()
+    return path
+
+
+def drop_cap(path: Path) -> Path:
+    """A first page whose first paragraph opens on a 48-point initial; no title anywhere."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setTitle("")
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 760, "Introduction")
+    c.setFont("Times-Bold", 48)
+    c.drawString(72, 700, "T")
+    _body(c, 720, 40, x=110)
+    c.showPage()
+    _body(c, 780, 50)
+    c.showPage()
+    c.save()
+    return path

@@ -44,6 +44,14 @@ def test_a_pdf_without_a_title_in_its_metadata_is_named_by_its_cover() -> None:
     assert convert_file(DOCS / "ctable.pdf").title == "The ctable package"
 
 
+def test_a_sideways_stamp_or_a_drop_cap_is_no_title(tmp_path: Path) -> None:
+    # An archive's identifier set sideways in the margin is the page's tallest line, a drop cap's line its
+    # tallest type: neither names the document.
+    paper = convert_file(pdf_fixtures.stamped_paper(tmp_path / "preprint.pdf"))
+    assert paper.title == "Sparse Attention for Long Documents"
+    assert convert_file(pdf_fixtures.drop_cap(tmp_path / "essay.pdf")).title == "Introduction"
+
+
 def test_font_heuristics_recover_headings_without_the_outline() -> None:
     # Judged against the outline the heuristics were not allowed to see.
     _, outline = read_outline(DOCS / "R-FAQ.pdf")

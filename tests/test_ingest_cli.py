@@ -177,6 +177,11 @@ def test_a_sphinx_build_is_ingested_as_its_pages(tmp_path: Path) -> None:
     from PIL import Image  # noqa: PLC0415
 
     Image.new("L", (9, 9), 255).save(html / "_static" / "plus.png")  # a theme's icon: no text to find
+    (html / "_static" / "cheatsheet.md").write_text("# Cheat sheet\n\nPress m to compose a message.\n")
+    # A "dirhtml" build: the page of _sources/faq.rst.txt is faq/index.html.
+    (html / "faq").mkdir()
+    (html / "faq" / "index.html").write_text(page.format(title="FAQ", text="Why alot? Because mail."))
+    (html / "_sources" / "faq.rst.txt").write_text("FAQ\n===\n\nWhy alot? Because mail.\n")
     index = tmp_path / "index"
     # Ingested before sleuth told them apart (a source named directly is always a document) ...
     first = run(["ingest", str(html / "_sources" / "usage" / "crypto.rst.txt"), "--index", str(index)])
@@ -186,17 +191,25 @@ def test_a_sphinx_build_is_ingested_as_its_pages(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "sleuth: error" not in result.stderr
     report = json.loads(result.stdout)
-    assert (report["added"], report["skipped_pages"], report["removed"], report["failed"]) == (3, 4, 1, 0)
+    assert (report["added"], report["skipped_pages"], report["removed"], report["failed"]) == (5, 5, 1, 0)
     reasons = {Path(page["path"]).name: page["reason"] for page in report["skipped"]}
     assert reasons["crypto.rst.txt"] == "the source text of the Sphinx page usage/crypto.html"
-    assert reasons["plus.png"] == "a file of the Sphinx build's theme (_static)"
-    assert "notes.txt" not in reasons and "index.rst.txt" in reasons
+    assert reasons["faq.rst.txt"] == "the source text of the Sphinx page faq/index.html"
+    assert reasons["plus.png"] == "an image of the Sphinx build's theme (_static)"
+    assert "notes.txt" not in reasons and "index.rst.txt" in reasons and "cheatsheet.md" not in reasons
     hits = json.loads(run(["search", "sign and encrypt messages", "--index", str(index), "--json"]).stdout)
     assert [h["document_id"] for h in hits].count("usage/crypto") == 1
     assert "crypto.rst" not in [h["document_id"] for h in hits]  # (its id when named directly)
-    # Named on the command line, the sources are what was asked for.
+    # Named on the command line, the sources are what was asked for ...
     sources = json.loads(run(["ingest", str(html / "_sources"), "--index", str(index), "--json"]).stdout)
-    assert sources["skipped_pages"] == 0 and sources["added"] == 2
+    assert sources["skipped_pages"] == 0 and sources["added"] == 3
+    # ... and a source named as a file stays, however often the folder it stands in is walked beside it (the
+    # walk skips the other two sources again: what the index held of them goes, once).
+    both = ["ingest", str(html / "_sources" / "usage" / "crypto.rst.txt"), str(html), "--index", str(index)]
+    for removed in (2, 0):
+        again = json.loads(run([*both, "--json"]).stdout)
+        assert (again["removed"], again["added"], again["skipped_pages"]) == (removed, 0, 4)
+        assert again["seen"] == again["unchanged"] + again["skipped_pages"]
 
 
 def test_corrupted_index_is_one_clear_error(tmp_path: Path) -> None:

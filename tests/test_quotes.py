@@ -173,10 +173,17 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         "described in the remainder of this section.",
     ):
         assert is_pointer(elsewhere), elsewhere
-    assert not is_pointer(
+    for fact in (
         "This optimization can be set independently of exclusive lock mode using the journal_mode pragma as "
-        "described in section 7.6 below."
-    )
+        "described in section 7.6 below.",
+        # a place that is no part of a document, advice that says why, a sentence that goes on
+        "The interior of the island, including the Crocker Range and the Muller Mountains, is covered in "
+        "dense tropical rainforest.",
+        "Consult the host's firewall rules for outbound SMTP, because many cloud providers block port 25.",
+        "Refer to the error log for the exact reason the request failed; mod_security records the rule.",
+        "See that the configuration file and every included snippet are readable for the reload to succeed.",
+    ):
+        assert not is_pointer(fact), fact
     assert not is_pointer(
         "The isolation levels are described in Table 13.1: Read Committed is the default level, and "
         "Serializable is the strictest level PostgreSQL offers."
@@ -1366,6 +1373,8 @@ def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence
         "not found).\n"
         '- only one document is found that "almost" matches the request, then it is returned in the form '
         "of a redirection response (301 - Moved Permanently).\n"
+        "- more than one document with a close match was found, then the list of the matches is returned to "
+        "the client, and the client can select the correct candidate (300 - Multiple Choices).\n"
     )
     quotes = quoted(readable(lead_in + "\n\n" + items))
     assert not any(q.startswith(("no matching", "only one")) or q.endswith("directory,") for q in quotes)
@@ -1390,10 +1399,17 @@ def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence
     cut = [windows(readers[0])]
     found, mine, _, short = admission.with_antecedents([opening], readers, cut, [list(cut[0])])
     assert [p.chunk_id for p in found] == ["b", "a"]
-    assert not any(w.start == 0 and w.kind == "item" for w in short[0])
+    assert not any(w.kind == "item" for w in short[0])  # no item alone, the first nor the others
     (window,) = short[1]
-    assert mine[1].text[window.start : window.end].startswith("If, after scanning the directory,\n\n")
-    assert "no matching document was found" in mine[1].text[window.start : window.end]
+    across = mine[1].text[window.start : window.end]
+    assert across.startswith("If, after scanning the directory,\n\n")
+    assert "no matching document was found" in across and across.endswith("(300 - Multiple Choices).")
+    # A list too long to quote with its lead-in: the items left out stand alone rather than nowhere.
+    longer = items + "".join(
+        f"- a document number {n} is found that is much like the others here.\n" for n in range(9)
+    )
+    cut = [q for q in quoted(readable(lead_in + "\n\n" + longer)) if "document number 8" in q]
+    assert cut == ["a document number 8 is found that is much like the others here."]
 
 
 def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encoders: Encoders) -> None:
@@ -1603,6 +1619,12 @@ def test_a_long_numbered_section_is_quoted_sentence_by_sentence() -> None:
     quotes = quoted(limit)
     assert not any(q.startswith("The default value of this limit") for q in quotes)
     assert any(q.startswith("The SQLITE_MAX_FUNCTION_ARG") and q.endswith("is 100.") for q in quotes)
+    # ... and so does a FAQ's answer that names its question so (Click's "Why not argparse?").
+    answer = readable(
+        "Why does Click not auto correct the environment? The answer to this question is that Click "
+        "attempts to support different environments consistently and to be very robust."
+    )
+    assert not any(q.startswith("The answer to this question") for q in quoted(answer))
 
 
 def test_a_sentence_that_runs_into_code_is_quoted_with_the_code() -> None:
@@ -2583,6 +2605,7 @@ def test_doing_so_leans_on_the_sentence_before_it() -> None:
         "The parser reads JSON as well as YAML files.",
         "Files that are too large are rejected.",
         "Note that it is possible to run several instances.",
+        "In Python, for example, lists are mutable sequences.",  # its opening phrase names its subject
     ):
         shown = readable(f"The project shipped after two long betas in the spring. {alone}")
         assert alone in [shown.text[w.start : w.end] for w in windows(shown)]

@@ -363,7 +363,8 @@ class Admission:
             out[2].append(leaning)
             out[3].append(leaning)
             out[3][k] = [w for w in out[3][k] if w not in moved]  # (one too far from its term stays)
-        for k, opening in openings.items():
+        for k, first in openings.items():
+            opening = first
             p = passages[k]
             before = self._before.get(p.prev_chunk_id or "")
             if before is None:
@@ -385,6 +386,17 @@ class Admission:
                 continue
             text, visible = before
             shift = len(visible.text) + 2
+            if opening.kind == "item" and leads_into_list(visible):
+                # The rest of the lead-in's sentence: as many of the list's items as fit with it (an item
+                # left out is quoted alone, half a sentence, rather than not at all).
+                listed = list_end(own.blocks, 0)
+                fits = MAX_QUOTE_CHARS - (len(visible.text) - start) - 2
+                ends = [
+                    b.end
+                    for b in own.blocks
+                    if b.kind == "item" and b.end <= listed and b.end - opening.start <= fits
+                ]
+                opening = Window(opening.start, max([opening.end, *ends]), "item")
             window = Window(start, shift + opening.end, "example" if example else "sentence", continues=True)
             out[0].append(_before_of(p, text))
             out[1].append(Readable(visible, own))

@@ -78,7 +78,9 @@ _POINTS_BACK_OPENING = (
     r"|^(?:[a-z]+\s+){0,4}(?:this|that|these|those|so),\s"
     # ... or in an aside after its first words: "You could, for example, use custom handlers to ...", "The
     # server, however, keeps ..." (for example of what the sentence before says)
-    r"|^(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:for\s+(?:example|instance)|in\s+other\s+words|however|therefore|thus|"
+    # (not after an opening phrase that names its own subject: "In Python, for example, lists are ...")
+    r"|^(?!(?:in|on|at|for|with|by|under|when|if|after|before|during|within|from)\b)"
+    r"(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:for\s+(?:example|instance)|in\s+other\s+words|however|therefore|thus|"
     r"hence|instead|likewise|similarly|in\s+(?:contrast|addition)|by\s+contrast|as\s+a\s+result|then|"
     r"moreover|furthermore|consequently|nevertheless|nonetheless|conversely|in\s+(?:this|that)\s+case),\s"
 )
@@ -98,8 +100,9 @@ _BACK_REFERENCE = re.compile(
         r"|^the\s+default(?:\s+(?:value|setting))?\s+is\b"
         # ... or "With this option, a zero is written instead."
         # ... or "After this macro call, m4 will exit with exit status 1." (GNU m4)
+        # ... or "The answer to this question is that Click attempts ..." (a FAQ's answer, its question above)
         r"|^(?:the\s+)?(?:[a-z]+\s+){0,3}(?:of|for|in|on|with|by|using|from|under|without|after|before|during|"
-        r"unlike|like|as)\s+(?:this|these|those|such)\s+[a-z]"
+        r"unlike|like|as|to)\s+(?:this|these|those|such)\s+[a-z]"
         # ... or points at what it follows: "Notice that this example is careful to use defn", "As the last
         # two lines show, ..."
         r"|^(?:note|notice|observe)\s+(?:that\s+|how\s+)?(?:this|these|those|the\s+(?:above|previous|last))\b"
@@ -264,16 +267,23 @@ _FOUND_ELSEWHERE = re.compile(
 #: said there, not here. ("See the PRAGMA foreign_keys command to enable foreign key constraints" names what
 #: to use: no pointer.)
 _SENDS_ELSEWHERE = re.compile(
-    r"^(?:see(?:\s+also)?|refer\s+to|consult)\b[^.;]*?\bfor\b|"
+    # (what it sends to named in at most eight words)
+    r"^(?:see(?:\s+also)?|refer\s+to|consult)\s+(?!(?:that|whether|if|how|to)\b)(?:[^\s.;]+\s+){0,7}?for\b|"
     r"^for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|background|discussion|"
     r"an?\s+(?:explanation|discussion|description|overview))\b[^.;]*,\s*(?:see|refer\s+to|consult)\b",
     re.I,
 )
+#: ... unless it goes on to say something of its own ("Refer to the error log for the reason; mod_security
+#: records ...", "..., because many providers block port 25").
+_SAYS_MORE = re.compile(r";|,\s+(?:because|since|but|although|though|unless|so|whereas|while)\b", re.I)
 #: ... or whose predicate is only where it is said ("The internal protocol used to serialize access to the
-#: shared-cache ... is described in the remainder of this section."): a short place at the sentence's end.
+#: shared-cache ... is described in the remainder of this section."): a place in a document at the sentence's
+#: end ("The interior is covered in dense rainforest" is no place in a document).
 _SAID_ELSEWHERE = re.compile(
-    r"\b(?:is|are)\s+(?:described|explained|discussed|detailed|documented|covered)\s+(?:in|under|below|above)"
-    r"(?P<place>(?:\s+[^\s.;]+){0,6})\s*[.]?$",
+    r"\b(?:is|are)\s+(?:described|explained|discussed|detailed|documented)\s+(?:below|above|(?:in|under)\s+"
+    r"(?:(?:the|this|that|a|its|their|our)\s+)?(?:(?:remainder|rest)\s+of|next|following|previous|preceding|"
+    r"separate|section|sections|chapter|chapters|appendix|table|figure|part|document|documentation|manual|"
+    r"guide|rfc|[A-Z][\w-]*\s+\d))\b(?:\s+[^\s.;]+){0,6}\s*[.]?$",
     re.I,
 )
 
@@ -281,7 +291,9 @@ _SAID_ELSEWHERE = re.compile(
 def is_pointer(sentence: str) -> bool:
     """A sentence that sends the reader elsewhere and says little itself."""
     plain = sentence.strip()
-    if _FOUND_ELSEWHERE.search(plain) or _SENDS_ELSEWHERE.search(plain) or _SAID_ELSEWHERE.search(plain):
+    if _FOUND_ELSEWHERE.search(plain) or _SAID_ELSEWHERE.search(plain):
+        return True
+    if _SENDS_ELSEWHERE.search(plain) and not _SAYS_MORE.search(plain):
         return True
     if not _POINTER.search(sentence):
         return False
@@ -399,7 +411,11 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # not how.
                 out.append(Window(block.start, step_end, "intro", continues=step_end > own_end))
                 continue
-            if block.kind == "item" and _finishes_a_lead_in(text, blocks, k):
+            if (
+                block.kind == "item"
+                and _finishes_a_lead_in(text, blocks, k)
+                and any(w.start <= block.start and block.end <= w.end for w in out)
+            ):
                 continue  # the rest of the sentence above the list: quoted with it (that sentence's window)
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):

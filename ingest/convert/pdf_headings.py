@@ -244,29 +244,41 @@ def chapter_labels_joined(blocks: list[Block]) -> list[Block]:
 TITLE_SIZE = 1.4
 #: ... and says what the document is in at most this many words.
 TITLE_WORDS = 20
+#: The narrowest a font's average glyph is, as a share of its size (condensed faces: about 0.4).
+NARROWEST_GLYPH = 0.3
 
 
 def cover_title(pages: list[Page], fonts: Fonts) -> str | None:
     """The title a document's first page sets in its largest type, well above its body text ("Bash Reference
     Manual" over "Reference Documentation for Bash Edition 5.2"; a paper's title over its authors): what the
     document is called when its information dictionary names nothing. Its first heading ("1 Introduction")
-    names a section of it, never the document. None when the first page with text (of the first two) has no
-    such line."""
+    names a section of it, never the document. Lines set sideways (an archive's stamp in the margin) and
+    lines of one letter (a drop cap) are no titles; the title is one block of lines, one under the other.
+    None when the first page with text (of the first two) has no such line."""
     page = next((p for p in pages[:2] if p.lines), None)
     if page is None:
         return None
-    largest = max(fonts.size(line) for line in page.lines)
+    upright = [
+        line
+        for line in page.lines
+        if line.x1 - line.x0 > line.y1 - line.y0
+        and sum(c.isalpha() for c in line.text) >= 2
+        # (a line of body text beside a drop cap has the cap's height, but could not fit its letters at it)
+        and len(line.text) * fonts.size(line) * NARROWEST_GLYPH <= line.x1 - line.x0
+    ]
+    if not upright:
+        return None
+    largest = max(fonts.size(line) for line in upright)
     if largest < TITLE_SIZE * fonts.body_size:
         return None
-    # The title's lines, top down, from the first line in that type to the first line in another.
-    ordered = sorted(page.lines, key=lambda line: (-line.y1, line.x0))
+    # The title's lines, top down, from the first line in that type while the next stands right under it.
     title: list[Line] = []
-    for line in ordered:
-        if fonts.size(line) >= 0.9 * largest:
+    for line in sorted(upright, key=lambda line: (-line.y1, line.x0)):
+        if fonts.size(line) >= 0.9 * largest and (not title or title[-1].y0 - line.y1 <= largest):
             title.append(line)
         elif title:
             break
     text = " ".join(" ".join(line.text for line in title).replace("\ufffd", " ").split())
-    if not any(c.isalpha() for c in text) or len(text.split()) > TITLE_WORDS:
+    if len(text.split()) > TITLE_WORDS:
         return None
     return text
