@@ -1412,6 +1412,21 @@ def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence
     assert cut == ["a document number 8 is found that is much like the others here."]
 
 
+def test_an_api_fields_type_alone_is_no_quote() -> None:
+    # Click's API reference (Sphinx): "Return type • Dict[str, Any]" had stood in a report's details as a
+    # claim, a type without the name it is the type of. Its description and parameters are quotable.
+    method = readable(
+        "**to_info_dict(ctx)**\n\nGather information that could be useful for a tool generating "
+        "user-facing documentation.\n\n- **Parameters**\n    - **ctx** ( *Context* ) - A Context "
+        "representing this command.\n- **Return type**\n    - Dict[str, Any]\n"
+    )
+    quotes = quoted(method)
+    assert not any(q.startswith("Return type") for q in quotes)
+    assert any(q.startswith("Parameters") for q in quotes) and any("Gather information" in q for q in quotes)
+    assert not quoted(readable("Type: string list\n"))
+    assert quoted(readable("Type of the connection is given by the driver and may change at any time.\n"))
+
+
 def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encoders: Encoders) -> None:
     # Apache's custom error page: the search's fourth hit for "How do I show my own page for 404 Not Found
     # errors?" is a chunk of five ErrorDocument lines and nothing else; the paragraph that says what they

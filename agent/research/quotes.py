@@ -1350,6 +1350,10 @@ def _worth_quoting(text: str, kind: str) -> bool:
         return False
     if kind in ("sentence", "item") and _UNSAID.search(text):
         return False  # a parameter listed with nothing said of it ("enable_async (bool) -")
+    if _TYPE_ONLY.match(text.strip()):
+        return (
+            False  # an API field's type without the name it is the type of ("Return type • Dict[str, Any]")
+        )
     if kind == "sentence" and _NUMBERED_TITLE.match(text.strip()):
         return False  # a numbered heading the converter left in the text ("8.1. False corruption reports")
     if kind == "sentence" and len(words(text)) < CAPTION_WORDS and not text.rstrip().endswith(_STOPS):
@@ -1373,6 +1377,11 @@ def _worth_quoting(text: str, kind: str) -> bool:
 #: A line that ends on the dash between a term and its description, the description empty: an API
 #: reference's parameter documented by its name and type only ("cache_size (int) -").
 _UNSAID = re.compile(r"^\W*[\w.]+\s*\([^()]*\)\s+[-–—]$", re.M)
+#: An API reference's type field and its value, no more: Sphinx's "Return type" over "Dict[str, Any]", a
+#: configuration reference's "Type" over "string list".
+_TYPE_ONLY = re.compile(
+    r"^(?:return\s+type|rtype|type)\s*(?::\s*|\s*\n\W*|\s+[-–—]\s+)(?:\S+\s*){1,6}$", re.I
+)
 #: A paragraph of fewer words than this that ends without a stop is a caption or a label.
 CAPTION_WORDS = 6
 _STOPS = (".", "!", "?", ":", ";", ")", '"', "”", "’", "'")
