@@ -2595,6 +2595,14 @@ def test_doing_so_leans_on_the_sentence_before_it() -> None:
     texts = [passage.text[w.start : w.end] for w in windows(passage)]
     assert "Doing so would result in message loss." not in texts
     assert any(t.endswith("delayed. Doing so would result in message loss.") for t in texts)
+    # ... nor "Failure to do so ..." (Requests' timeouts: what one fails to do is in the sentence before).
+    timeouts = readable(
+        "Nearly all production code should use the timeout parameter in nearly all requests. Failure to do "
+        "so can cause your program to hang indefinitely."
+    )
+    texts = [timeouts.text[w.start : w.end] for w in windows(timeouts)]
+    assert not any(t.startswith("Failure to do so") for t in texts)
+    assert any(t.startswith("Nearly all") and t.endswith("hang indefinitely.") for t in texts)
     # An aside in brackets comments on the sentence it follows (Django's XSS advice had stood in a report's
     # key findings as "(Quoting the attribute value would fix this case.)").
     aside = readable(

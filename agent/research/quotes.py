@@ -115,6 +115,9 @@ _BACK_REFERENCE = re.compile(
         # enforce ..."
         # (not a placeholder "it": "Sometimes, it is desirable to inform the client ...")
         r"|^(?:[\w'-]+\s+){0,7}[\w'-]+,\s+(?:he|she|it(?!\s+(?:is|was)\s+\w+\s+(?:to|that)\b)|they|this|these)\s"
+        # ... or names what it speaks of as "doing so": "Failure to do so can cause your program to hang
+        # indefinitely." (Requests' timeouts)
+        r"|^(?:[\w'-]+\s+){0,4}(?:to\s+do|doing|not\s+doing)\s+so\b"
     )
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
     + _POINTS_BACK_OPENING,
