@@ -1471,6 +1471,27 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
     assert (example.chunk_id, example.continued_in) == ("a", "b")
     assert example.code_at is not None and example.quote[example.code_at :].startswith("ErrorDocument 500")
     assert example.quote in readable(before, code).text  # what citation checks it against
+    # A short intro that names nothing ends the chunk before: the sentence above it comes along, as in one
+    # chunk (Django's compilemessages: "Includes fuzzy translations into compiled files." / "Example usage:").
+    usage = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {
+            "a": "- **--use-fuzzy, -f**\n\nIncludes fuzzy translations.\n\nExample usage:"
+        },
+    )
+    compile_code = "```\ndjango-admin compilemessages --locale=pt_BR\n```"
+    commands = Passage(
+        chunk_id="b", document_id="django-admin", title="django-admin", text=compile_code, rank=0,
+        prev_chunk_id="a",
+    )  # fmt: skip
+    read = usage.readers([commands])
+    _, both, _, listed = usage.with_antecedents([commands], read, [windows(read[0])], [[]])
+    (window,) = listed[1]
+    assert (
+        both[1].text[window.start : window.end].startswith("Includes fuzzy translations.\n\nExample usage:")
+    )
     # A chunk before that ends on a heading says nothing of the code: no quote.
     bare = Admission(
         ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {"a": "## Configuration"}

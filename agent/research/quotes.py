@@ -479,7 +479,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     if (
                         i > 0
                         and (
-                            len(words(sentence)) < 8
+                            len(words(sentence)) < INTRO_WORDS
                             or _leans_back(sentence, text[spans[i - 1][0] : spans[i - 1][1]])
                         )
                         and not cut[i - 1]
@@ -493,7 +493,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         start = spans[i - 1][0]
                     elif (
                         i == 0
-                        and len(words(sentence)) < 8
+                        and len(words(sentence)) < INTRO_WORDS
                         and len(spans) == 1
                         and (_NAMES_NOTHING.match(sentence) or _BACK_REFERENCE.match(sentence))
                     ):
@@ -965,6 +965,21 @@ def antecedent(previous: Visible, opening: str, *, room: int, example: bool = Fa
         or (not example and (not _OPENS_BY_POINTING_BACK.match(opening) or _THE_PAGES_SUBJECT.match(opening)))
     ):
         return None
+    if (
+        example
+        and len(words(before)) < INTRO_WORDS
+        and (_NAMES_NOTHING.match(before) or _BACK_REFERENCE.match(before))
+    ):
+        # A short intro that names nothing ("Example usage:", "For example:") takes the sentence before it
+        # along, in its paragraph or the one above, as in one chunk (Django's "Includes fuzzy translations
+        # into compiled files." over "Example usage:" over the next chunk's commands).
+        if len(spans) > 1:
+            earlier: int | None = spans[-2][0]
+        else:
+            earlier = _last_sentence_before(
+                previous.text, previous.blocks, len(previous.blocks) - 1, cut_end=len(previous.text)
+            )
+        return earlier if earlier is not None and len(previous.text) - earlier <= room else start
     # ... and back to the sentence that names what "it ... it ..." is about, while the quote fits.
     j = len(spans) - 1
     while (
@@ -1040,6 +1055,8 @@ _NAMES_NOTHING = re.compile(
 )
 
 
+#: An intro of fewer words than this that names nothing ("For example:") is quoted with the sentence before.
+INTRO_WORDS = 8
 #: A step quoted with its code has at most this many words.
 STEP_WORDS = 20
 
