@@ -171,8 +171,15 @@ def test_windows_never_pointers_never_bare_intros_nor_headers() -> None:
         "Responses.",
         "The internal protocol used to serialize access to the shared-cache by connections 2 and 3 is "
         "described in the remainder of this section.",
+        "See the ENGINE setting below on how to specify other database types.",
     ):
         assert is_pointer(elsewhere), elsewhere
+    # ... nor does an intro after a pointer open on the pointer (Django's databases settings).
+    engine = readable(
+        "See the ENGINE setting below on how to specify other database types. This example is for "
+        "PostgreSQL:\n\n```\nDATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql'}}\n```\n"
+    )
+    assert [q[:31] for q in quoted(engine)] == ["This example is for PostgreSQL:"]
     for fact in (
         "This optimization can be set independently of exclusive lock mode using the journal_mode pragma as "
         "described in section 7.6 below.",

@@ -271,7 +271,7 @@ _FOUND_ELSEWHERE = re.compile(
 #: to use: no pointer.)
 _SENDS_ELSEWHERE = re.compile(
     # (what it sends to named in at most eight words)
-    r"^(?:see(?:\s+also)?|refer\s+to|consult)\s+(?!(?:that|whether|if|how|to)\b)(?:[^\s.;]+\s+){0,7}?for\b|"
+    r"^(?:see(?:\s+also)?|refer\s+to|consult)\s+(?!(?:that|whether|if|how|to)\b)(?:[^\s.;]+\s+){0,7}?(?:for|on\s+how|about\s+how)\b|"
     r"^for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|background|discussion|"
     r"an?\s+(?:explanation|discussion|description|overview))\b[^.;]*,\s*(?:see|refer\s+to|consult)\b",
     re.I,
@@ -484,6 +484,9 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         )
                         and not cut[i - 1]
                         and follow_end - spans[i - 1][0] <= MAX_QUOTE_CHARS
+                        # (a pointer says nothing of it: "See the ENGINE setting below on how to specify other
+                        # database types. This example is for PostgreSQL:")
+                        and not is_pointer(text[spans[i - 1][0] : spans[i - 1][1]])
                     ):
                         # "For example:" says what it exemplifies only with the sentence before it ("...,
                         # using the PRAGMA foreign_keys command. For example: PRAGMA foreign_keys = ON;"), and
