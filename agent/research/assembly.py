@@ -77,7 +77,9 @@ def unanswered_note(asks: Sequence[str], *, of: int) -> str:
     listed = "; ".join(f'"{a.strip().rstrip("?.")}"' for a in asks)
     one = len(asks) == 1
     rest = (
-        "the passages shown answer the rest of the request"
+        # (the summary shows each ask its best claim: one shown for an ask said unanswered is the nearest)
+        f"the passages shown answer the rest of the request, and any shown for {'it' if one else 'them'} are "
+        "the nearest found"
         if len(asks) < of
         else "the passages shown are the nearest the searches found"
     )
