@@ -1499,6 +1499,20 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
     assert (
         both[1].text[window.start : window.end].startswith("Includes fuzzy translations.\n\nExample usage:")
     )
+    # ... never a pointer (Django's databases settings, the example in the next chunk).
+    engine = Admission(
+        ResearchOptions(),
+        RunState(Ledger(50)),
+        judge=judge,
+        following=lambda ids: {
+            "a": "See the ENGINE setting below on how to specify other database types. This example is for "
+            "PostgreSQL:"
+        },
+    )
+    read = engine.readers([commands])
+    _, both, _, listed = engine.with_antecedents([commands], read, [windows(read[0])], [[]])
+    (window,) = listed[1]
+    assert both[1].text[window.start : window.end].startswith("This example is for PostgreSQL:")
     # A chunk before that ends on a heading says nothing of the code: no quote.
     bare = Admission(
         ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {"a": "## Configuration"}

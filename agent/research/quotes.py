@@ -977,7 +977,8 @@ def antecedent(previous: Visible, opening: str, *, room: int, example: bool = Fa
         # along, in its paragraph or the one above, as in one chunk (Django's "Includes fuzzy translations
         # into compiled files." over "Example usage:" over the next chunk's commands).
         if len(spans) > 1:
-            earlier: int | None = spans[-2][0]
+            # (never a pointer: "See the ENGINE setting below on how to ... This example is for PostgreSQL:")
+            earlier: int | None = None if is_pointer(previous.text[slice(*spans[-2])]) else spans[-2][0]
         else:
             earlier = _last_sentence_before(
                 previous.text, previous.blocks, len(previous.blocks) - 1, cut_end=len(previous.text)
