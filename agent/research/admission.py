@@ -282,7 +282,8 @@ class Admission:
         quoted from the sentence it leans on: a passage of the chunk before, read on into this one, whose one
         shortlisted window runs from that sentence to the end of the opening one (verbatim: a span of the
         two chunks' text, checked against both, as a quote that runs on into a list is). The opening alone
-        is no window any more: it says nothing of what it continues."""
+        is no window any more: it says nothing of what it continues. So too a list that finishes the
+        sentence the chunk before ends on, and code that opens a chunk (with the paragraph above it)."""
         out = (list(passages), list(readers), [list(c) for c in cut], [list(s) for s in short])
         openings: dict[int, Window] = {}
         for k, p in enumerate(passages):
