@@ -486,6 +486,15 @@ def _body(c: canvas.Canvas, top: float, lines: int, x: float = 72) -> None:
         c.drawString(x, top - 13 * i, f"{sentence} {i}.")
 
 
+def _with_a_page_of_body(c: canvas.Canvas, path: Path) -> Path:
+    """Ends the first page, adds a second of body text only (what the body's size is told from), saves."""
+    c.showPage()
+    _body(c, 780, 50)
+    c.showPage()
+    c.save()
+    return path
+
+
 def stamped_paper(path: Path) -> Path:
     """A preprint's first page: its title, authors, and the archive's identifier set sideways in the margin
     in larger type than the title; no title in the information dictionary."""
@@ -504,11 +513,7 @@ def stamped_paper(path: Path) -> Path:
     c.setFont("Helvetica-Bold", 12)
     c.drawString(72, 650, "1 Introduction")
     _body(c, 600, 30)
-    c.showPage()
-    _body(c, 780, 50)
-    c.showPage()
-    c.save()
-    return path
+    return _with_a_page_of_body(c, path)
 
 
 def drop_cap(path: Path) -> Path:
@@ -520,8 +525,4 @@ def drop_cap(path: Path) -> Path:
     c.setFont("Times-Bold", 48)
     c.drawString(72, 700, "T")
     _body(c, 720, 40, x=110)
-    c.showPage()
-    _body(c, 780, 50)
-    c.showPage()
-    c.save()
-    return path
+    return _with_a_page_of_body(c, path)

@@ -632,10 +632,9 @@ def goes_on_from_above(item: str) -> bool:
 def leads_into_list(previous: Visible) -> bool:
     """Whether a chunk (its visible text) ends on a lead-in whose sentence the next chunk's list goes on."""
     last = previous.blocks[-1] if previous.blocks else None
-    if last is None or last.kind != "paragraph" or previous.text[last.end :].strip():
-        return False
-    spans = _sentences(previous.text, last.start, last.end)
-    return bool(spans) and runs_on(previous.text[slice(*spans[-1])])
+    return (
+        last is not None and not previous.text[last.end :].strip() and _ends_running_on(previous.text, last)
+    )
 
 
 def _finishes_a_lead_in(text: str, blocks: Sequence[Block], k: int) -> bool:
@@ -645,9 +644,14 @@ def _finishes_a_lead_in(text: str, blocks: Sequence[Block], k: int) -> bool:
     j = k
     while j > 0 and blocks[j - 1].kind == "item":
         j -= 1
-    if j == 0 or blocks[j - 1].kind != "paragraph":
+    return j > 0 and _ends_running_on(text, blocks[j - 1])
+
+
+def _ends_running_on(text: str, block: Block) -> bool:
+    """Whether ``block`` is a paragraph whose last sentence runs on into what follows it (``runs_on``)."""
+    if block.kind != "paragraph":
         return False
-    spans = _sentences(text, blocks[j - 1].start, blocks[j - 1].end)
+    spans = _sentences(text, block.start, block.end)
     return bool(spans) and runs_on(text[slice(*spans[-1])])
 
 
