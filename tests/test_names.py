@@ -15,6 +15,16 @@ def test_the_names_a_question_is_about() -> None:
     assert asked_names("How do I deploy without downtime on Kubernetes?") == ["Kubernetes"]
     assert asked_names("What does Celery do except when RabbitMQ is down?") == ["Celery", "RabbitMQ"]
     assert asked_names("How do I enable HTTP/2 on my server?") == ["HTTP/2"]
+    # A name joined to a plain word is the name: libtasn1's manual writes "DER encoding", never
+    # "DER-encoded"; a name whose parts are all names stays whole.
+    assert asked_names("How do I decode a DER-encoded certificate with a Python-based tool?") == [
+        "DER",
+        "Python",
+    ]
+    assert asked_names("Does it set X-Forwarded-For and the Content-Type?") == [
+        "X-Forwarded-For",
+        "Content-Type",
+    ]
     assert asked_names("What is the default of gc.auto and max_connections in FTS5?") == [
         "gc.auto",
         "max_connections",

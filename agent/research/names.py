@@ -32,15 +32,21 @@ _SET_ASIDE = re.compile(
     re.I,
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*\s+|\n\s*)[\"'“‘(\[*•-]*$")
+#: A name made into a word by a plain one ("DER-encoded", "Python-based", "mod_ssl-specific"): the name is
+#: its head; the manual writes "DER encoding", "in Python".
+_NAME_AND_WORD = re.compile(r"(?P<head>.+?)-[a-z]+")
 
 
 def asked_names(question: str) -> list[str]:
     """The names ``question`` is about, in order, each once: capitalised words that do not open a sentence
     (and are not "I"), and words in the form of code; single letters, two capitals and numbers are not
-    names."""
+    names. A name joined to a plain word by a hyphen is the name alone ("DER-encoded": "DER")."""
     out: list[str] = []
     for m in _TOKEN.finditer(question):
         word = m.group(0).rstrip(".-/")
+        compound = _NAME_AND_WORD.fullmatch(word)
+        if compound:
+            word = compound["head"]
         if _ABBREVIATION.fullmatch(word):
             continue
         if len(word) < 2 or word.lower() in _NOT_NAMES or (len(word) == 2 and word.isupper()):
