@@ -778,6 +778,28 @@ def test_questions_listed_after_a_lead_in_are_each_asked() -> None:
     assert third.startswith("And how do I get the number of elements it holds? (") and "array" in third
 
 
+def test_an_ask_that_goes_on_from_the_one_before_says_what_it_is_about() -> None:
+    """Searched alone, "Also what does Django use by default out of the box?" found the admin's select boxes
+    and the cache backends; it asks about the passwords of the sentence before."""
+    request = understand(
+        "We inherited a Django site; the passwords were imported from an old PHP system as unsalted MD5.\n\n"
+        "How does Django store passwords, and can I switch the default to Argon2? "
+        "Also what does Django use by default out of the box?\n\nThanks!"
+    )
+    last = request.asks[-1]
+    assert last.startswith("Also what does Django use by default out of the box? (") and "passwords" in last
+    # ... an ask that names its own topic is searched as written
+    request = understand(
+        "We use git worktrees for hotfix branches and our developers stash a lot.\n\n"
+        "How do we create a worktree for a hotfix branch? "
+        "Also, if we keep using stash, how do we recover a stash that someone dropped by mistake?"
+    )
+    assert (
+        request.asks[-1]
+        == "Also, if we keep using stash, how do we recover a stash that someone dropped by mistake?"
+    )
+
+
 def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
     request = understand(
         "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"

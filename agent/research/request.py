@@ -201,10 +201,16 @@ def understand(text: str) -> Request:
     for sentence, kind in zip(parts, kinds, strict=True):
         if kind == "ask":
             held = clauses(sentence, subject)
-            if len(held) == 1 and previous and leans_back(sentence) and previous.rstrip().endswith("?"):
+            if (
+                len(held) == 1
+                and previous
+                and leans_back(sentence)
+                and (previous.rstrip().endswith("?") or goes_on(sentence))
+            ):
                 # Two questions in a row, the second pointing back ("How do I loop over all the keys of the
                 # array? And how do I get the number of elements it holds?"): two asks, the second with what
-                # the first is about (one search for both blends them and answers neither).
+                # the first is about (one search for both blends them and answers neither); so does one that
+                # goes on from the sentence before ("Also, what is the default?"), whatever that sentence was.
                 asks.append(f"{sentence} ({subject_of(previous, limit=4)})")
             elif len(held) == 1 and previous and leans_back(sentence):
                 # "What does Django provide for this?" means the sentence before it: asked with it (and
@@ -533,15 +539,27 @@ _TOKEN = re.compile(r"[^\W_][\w'’.+-]*[^\W_]|[^\W_]", re.UNICODE)
 LEANING_TERMS = 4
 
 
+#: An ask that opens by going on from the one before: "Also what does Django use by default out of the
+#: box?" (of passwords, the sentence before says; searched alone, it found the admin's select boxes).
+_GOES_ON = re.compile(r"\s*(?:and\s+)?(?:also|additionally|besides|plus)\b", re.I)
+
+
 def leans_back(sentence: str) -> bool:
     """A short ask that points back to what was said before it ("What does Django provide for this?"), or
     one that opens so ("Which hook does that, and can we keep the hook scripts in the repository?": the
-    sentence before says what "that" is)."""
+    sentence before says what "that" is), or goes on from it ("Also, what is the default?")."""
     opening = re.split(r"[,;:]", sentence, maxsplit=1)[0]
     return any(
         bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS
         for part in (sentence, opening)
-    )
+    ) or goes_on(sentence)
+
+
+def goes_on(sentence: str) -> bool:
+    """An ask that goes on from the one before and names too little to be searched alone ("Also what does
+    Django use by default out of the box?"); "Also, how do we recover a stash that someone dropped?" names
+    its own topic."""
+    return bool(_GOES_ON.match(sentence)) and len(set(content_terms(sentence))) <= LEANING_TERMS
 
 
 def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:
