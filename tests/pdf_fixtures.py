@@ -526,3 +526,33 @@ def drop_cap(path: Path) -> Path:
     c.drawString(72, 700, "T")
     _body(c, 720, 40, x=110)
     return _with_a_page_of_body(c, path)
+
+
+def texinfo_entries(path: Path) -> Path:
+    """A Texinfo manual's function reference as its PDFs set it: each entry's signature in the left column,
+    running on to an indented second line when long, the entry's kind ("[Function]") in the right margin
+    on its first line, the description indented below."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setTitle("Library reference")
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 780, "4 Function reference")
+    y = 750.0
+    entries = [
+        ("int parse_tree (const char * file, node * definitions,", "char * error_desc)", "Parses the file."),
+        ("int delete_tree (node * structure)", None, "Deletes the structure and sets it to NULL."),
+    ]
+    for first, second, description in entries:
+        c.setFont("Courier", 10)
+        c.drawString(72, y, first)
+        c.setFont("Times-Roman", 10)
+        c.drawString(470, y, "[Function]")
+        if second:
+            y -= 12
+            c.setFont("Courier", 10)
+            c.drawString(100, y, second)
+        y -= 12
+        c.setFont("Times-Roman", 10)
+        c.drawString(100, y, description)
+        y -= 24
+    _body(c, y - 20, 20)
+    return _with_a_page_of_body(c, path)

@@ -52,6 +52,15 @@ def test_a_sideways_stamp_or_a_drop_cap_is_no_title(tmp_path: Path) -> None:
     assert convert_file(pdf_fixtures.drop_cap(tmp_path / "essay.pdf")).title == "Introduction"
 
 
+def test_texinfo_margin_labels_are_not_read_into_signatures(tmp_path: Path) -> None:
+    # libtasn1's manual had "int asn1_der_decoding (asn1 node * element, const void * ider, [Function]" over
+    # its parameters' second line, read as a paragraph of its own.
+    markdown = convert_file(pdf_fixtures.texinfo_entries(tmp_path / "reference.pdf")).markdown
+    assert "[Function]" not in markdown
+    assert "int parse_tree (const char * file, node * definitions, char * error_desc)" in markdown
+    assert "int delete_tree (node * structure)" in markdown
+
+
 def test_font_heuristics_recover_headings_without_the_outline() -> None:
     # Judged against the outline the heuristics were not allowed to see.
     _, outline = read_outline(DOCS / "R-FAQ.pdf")

@@ -13,7 +13,7 @@ from typing import Literal
 
 from sleuth.ingest.convert.sniff import Format
 
-CONVERTER_VERSION = "2026.11.29.2"
+CONVERTER_VERSION = "2026.11.30.1"
 """Bump when any conversion path changes its output: cached conversions of older versions are redone."""
 
 PdfMode = Literal["auto", "text", "standard"]

@@ -44,6 +44,9 @@ class Line:
     #: (text, x0, x1) of the cells of a table row that the text layer joined into this line, where the
     #: glyph gaps show more than one; empty otherwise. Tables read them; everything else reads ``text``.
     parts: tuple[tuple[str, float, float], ...] = ()
+    #: A label in the margin beside another line (Texinfo's "[Function]"): its row reads without it, and is
+    #: laid out with it (a signature set in code beside a roman label is no code block).
+    label: bool = False
 
     @property
     def height(self) -> float:

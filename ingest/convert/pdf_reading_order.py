@@ -1,8 +1,8 @@
 """Which lines of a PDF page are read, and in which order.
 
 Running headers, footers and page numbers are dropped (lines that repeat at the same height on many pages,
-lone page numbers at the top or bottom); a page with a clear gutter is read column by column, band by band
-between full-width lines.
+lone page numbers at the top or bottom), and margin labels beside a line (Texinfo's "[Function]") are not
+read; a page with a clear gutter is read column by column, band by band between full-width lines.
 """
 
 from __future__ import annotations
@@ -35,6 +35,33 @@ def drop_running_lines(pages: list[Page]) -> None:
         page.lines = [
             ln for ln in page.lines if not ((ln is top or ln is bottom) and _PAGE_NUMBER.match(ln.text))
         ]
+
+
+#: A label in brackets: one to three words, the first capitalised, no digits ("[Function]", "[User Option]",
+#: "[Special Form]"; not a citation, "[12]").
+_LABEL = re.compile(r"\[[A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,2}\]")
+
+
+def mark_margin_labels(pages: list[Page]) -> None:
+    """Mark labels set in the right margin beside a line of text (``Line.label``): Texinfo's PDFs put the
+    kind of each entry there ("int asn1_der_decoding (asn1 node * element, const void * ider," ...
+    "[Function]"), and the row read it into the signature ("const void * ider, [Function] int ider_len,
+    ..."). A label is in the page's right half, on the baseline of a line that ends left of it."""
+    for page in pages:
+        for line in page.lines:
+            line.label = _margin_label(line, page)
+
+
+def _margin_label(line: Line, page: Page) -> bool:
+    if not _LABEL.fullmatch(line.text.strip()) or line.x0 < page.width / 2:
+        return False
+    return any(
+        other is not line
+        and other.x1 < line.x0
+        and not _LABEL.fullmatch(other.text.strip())
+        and min(other.y1, line.y1) - max(other.y0, line.y0) > 0.5 * min(other.height, line.height)
+        for other in page.lines
+    )
 
 
 def _running_key(line: Line) -> tuple[str, int]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from sleuth.ingest.convert import pdf_contents, pdf_headings
 from sleuth.ingest.convert.pdf_fonts import Fonts, font_stats
 from sleuth.ingest.convert.pdf_layout import OutlineEntry, Page, PdfReadError, read_outline, read_pages
-from sleuth.ingest.convert.pdf_reading_order import column_groups, drop_running_lines
+from sleuth.ingest.convert.pdf_reading_order import column_groups, drop_running_lines, mark_margin_labels
 from sleuth.ingest.convert.pdf_render import BULLET, Block, render_blocks
 from sleuth.ingest.convert.pdf_tables import (
     SENTENCE_END,
@@ -77,6 +77,7 @@ def structure_markdown(
 ) -> PdfMarkdown:
     """Pages of lines (a text layer's, or what OCR read on scanned pages) to Markdown with page markers."""
     drop_running_lines(pages)
+    mark_margin_labels(pages)
     fonts = font_stats(pages)
     source = "outline"
     if use_outline and not outline:
@@ -286,7 +287,18 @@ def _new_para(prev: Row | None, row: Row, left: float, line_gap: float, body_siz
     if abs(prev.cells[0].size - row.cells[0].size) > 1.5:
         return True
     indented = row.x0 > left + 0.6 * body_size and prev.x0 <= left + 2
+    if indented and _unclosed(row_text(prev)):
+        # A paragraph does not end inside a bracket: a function's parameters go on, indented, on the next
+        # line (Texinfo's "int asn1_der_decoding (asn1 node * element, const void * ider," over
+        # "int ider_len, char * errorDescription)").
+        return False
     return indented
+
+
+def _unclosed(text: str) -> bool:
+    """Whether ``text`` leaves a bracket open, not as a sentence's end or code's "((" does."""
+    text = text.replace("((", "").replace("))", "")
+    return text.count("(") > text.count(")") and not text.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
 def _join(text: str, more: str) -> str:

@@ -187,7 +187,7 @@ def markdown_table(rows: list[list[str]]) -> str:
 
 def row_text(row: Row) -> str:
     if not all(c.mono for c in row.cells):
-        return " ".join(c.text for c in row.cells)
+        return " ".join(c.text for c in row.cells if not c.label)
     width = char_width(row.cells)
     out = row.cells[0].text
     for prev, cell in pairwise(row.cells):
