@@ -63,6 +63,10 @@ _CONSTRAINT = re.compile(
     r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
     r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
     r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|"
+    # ... and what is needed: "We also need the images stored in the same bucket, and the front-end team
+    # needs them to be publicly readable."
+    r"(?:i|we) (?:also |still |really )?need (?:the|our|them|it|all|every|each)\b|"
+    r"needs? (?:\w+ ){0,2}to be|"
     r"stick to (?:what|only|the official))\b",
     re.I,
 )
@@ -106,15 +110,20 @@ _DEICTIC = re.compile(r"\b(?:it|its|this|that|these|those|they|them|their|the sa
 _ENDS_ON_ABBREVIATION = re.compile(
     r"(?:\b(?:e\.g|i\.e|vs|cf|dr|mr|mrs|ms|prof|st|jr|sr)|\b(?:[A-Z]\.)+[A-Z])\.$", re.I
 )
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
-#: Verbs that carry no subject: dropped from the subject phrase.
+#: (a sentence may open on a letter that numbers it: "I want the notes to cover three things. (a) How ...")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9]|\([a-z]\)\s)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
+)
+#: Verbs that carry no subject, and the words that count a request's questions ("Second, ..."): dropped from
+#: the subject phrase.
 _GENERIC_VERBS = frozenset(
     """be is are was were been being do does did doing have has had get gets got make makes made use uses used
     using work works worked need needs needed want wants wanted ensure ensures happen happens happened go goes
     going come comes know knows tell explain describe compare list find help provide provides affect affects
     handle handles cause causes mean means show shows give gives take takes look looks seem seems lead leads
     depend depends set sets run runs keep keeps let lets like try trying think please say says said
-    hello hey dear thanks thank regards cheers""".split()
+    hello hey dear thanks thank regards cheers
+    first second third fourth fifth firstly secondly thirdly finally lastly""".split()
 )
 
 
@@ -334,6 +343,11 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
             parts = _list_of_three(parts)
         if len(parts) < 3 and colon < 0:
             return [sentence]  # "how X works and why" is one question; a list of three or more is several
+        if colon < 0 and len(parts) >= 3 and len(words(parts[0])) >= 3 and not _asks_something(parts[0]):
+            # "We don't want to re-download the same photo every night; how long does Scrapy keep an image
+            # fresh, and can we change that?": the clause before the first question asks nothing (it had been
+            # searched as an ask of its own); it says what that question is for, and is asked with it.
+            parts = [f"{parts[0]}; {parts[1]}", *parts[2:]]
         if len(parts) < 2 and colon >= 0:
             # A list of topics after a colon ("based on the docs: installing Python, creating a virtual
             # environment, installing Django, and checking it worked") is as many asks.
@@ -390,6 +404,11 @@ _CONDITION = re.compile(
     r"(?!(?:do|does|did|is|are|was|were|will|would|can|could|should|shall|has|have|had|may|might|must)\b)",
     re.I,
 )
+
+
+def _asks_something(clause: str) -> bool:
+    """Whether a clause asks: a question's form, a word of asking, or a question word anywhere in it."""
+    return bool(QUESTION_START.match(clause) or _ASK.search(clause) or _WH_WORD.search(clause))
 
 
 def _list_of_three(parts: list[str]) -> list[str]:
