@@ -828,6 +828,21 @@ def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
     assert [a[:3] for a in lettered.asks] == ["(a)", "(b)"]
 
 
+def test_an_ask_is_shown_as_the_request_wrote_it() -> None:
+    # The note on an unanswered ask had read "What delay does it start from ...? (First rather picking
+    # fixed)": the subject added to search it is no part of what its reader asked.
+    request = understand(
+        "We use Scrapy nightly. How long does Scrapy keep a downloaded image fresh? Can we change that? "
+        "Which setting sets the retry count (the number of extra attempts)?"
+    )
+    searched = request.asks[1]
+    assert searched.startswith("Can we change that? (")
+    assert request.as_written(searched) == "Can we change that?"
+    # (brackets the request wrote stay)
+    assert request.as_written(request.asks[-1]) == request.asks[-1]
+    assert request.asks[-1].endswith("(the number of extra attempts)?")
+
+
 def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
     request = understand(
         "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"

@@ -184,7 +184,7 @@ class ResearchRun:
     def _asked_as(self, k: int) -> str:
         """The ``k``-th of the summary's asks as the request wrote it."""
         written = self.request.asks if self.request.long else self.request.asks[1:]
-        return written[k]
+        return self.request.as_written(written[k])
 
     def _event(self, kind: type[RunEvent], **fields: Any) -> Any:
         self._seq += 1

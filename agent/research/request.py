@@ -143,10 +143,24 @@ class Request:
         """The things ruled out, as written."""
         return [r.thing for r in self.ruled]
 
+    def as_written(self, ask: str) -> str:
+        """``ask`` without what understanding added to search it: the subject of the request or of the
+        sentence it leans on, in brackets at its end ("Can we change that? (re-download photo nightly
+        long)" is "Can we change that?" to its reader)."""
+        added = _ADDED_SUBJECT.search(ask)
+        if added is None or added.group(1) in self.text:
+            return ask
+        return ask[: added.start()] + added.group(2)
+
     @property
     def searches(self) -> list[str]:
         """What is searched for the request itself: its asks, then its constraints."""
         return list(dict.fromkeys([*self.asks, *self.constraints]))
+
+
+#: What ``understand`` adds to an ask that leans on the rest of the request: " (subject)" at its end (before
+#: its question mark, when it was split from a longer sentence).
+_ADDED_SUBJECT = re.compile(r" (\([^()]*\))(\??)$")
 
 
 def sentences(text: str) -> list[str]:
