@@ -3938,3 +3938,28 @@ def test_an_ask_none_of_its_judged_pieces_answers_is_judged_against_every_citabl
     assert full[asks[0]] == few[asks[0]]  # an ask answered already is not judged again
     before = judge.pairs
     assert citation.answers_in_full(asks, full, items, floor=floor) == full and judge.pairs == before
+
+
+def test_an_intro_that_names_nothing_takes_the_sentence_before_with_its_whole_example() -> None:
+    """Scrapy's manual (unseen): "Here's an example spider which uses it:" stood alone over its spider, the
+    sentence that says what "it" is left out for want of room; "Usage examples:" names nothing."""
+    spider = "\n".join(f"    value_{n} = response.css('div.item-{n}::text').get()" for n in range(8))
+    text = (
+        "When scraping, you'll want these fields to be automatically pre-populated and only override a "
+        "couple of them, such as the user name and password. You can use the `FormRequest.from_response()` "
+        "method for this job. Here's an example spider which uses it:\n\n"
+        "```\nimport scrapy\n\nclass LoginSpider(scrapy.Spider):\n"
+        f"    def parse(self, response):\n{spider}\n```\n"
+    )
+    reader = readable(text)
+    intros = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "intro"]
+    assert [i.split("\n")[0] for i in intros] == [
+        "You can use the FormRequest.from_response() method for this job. "
+        "Here's an example spider which uses it:"
+    ]
+    assert intros[0].rstrip().endswith("value_7 = response.css('div.item-7::text').get()")
+    reader = readable(
+        "The check command runs contract checks.\n\nUsage examples:\n\n```\n$ scrapy check -l\n```\n"
+    )
+    intros = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "intro"]
+    assert intros == ["The check command runs contract checks.\n\nUsage examples:\n$ scrapy check -l"]

@@ -483,7 +483,10 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                             or _leans_back(sentence, text[spans[i - 1][0] : spans[i - 1][1]])
                         )
                         and not cut[i - 1]
-                        and follow_end - spans[i - 1][0] <= MAX_QUOTE_CHARS
+                        # (the sentence before and what the intro introduces: as long as an example may be;
+                        # "You can use the FormRequest.from_response() method for this job. Here's an example
+                        # spider which uses it:" and its spider, where the intro had stood alone)
+                        and follow_end - spans[i - 1][0] <= MAX_EXAMPLE_CHARS
                         # (a pointer says nothing of it: "See the ENGINE setting below on how to specify other
                         # database types. This example is for PostgreSQL:")
                         and not is_pointer(text[spans[i - 1][0] : spans[i - 1][1]])
@@ -498,12 +501,14 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         i == 0
                         and len(words(sentence)) < INTRO_WORDS
                         and len(spans) == 1
-                        and (_NAMES_NOTHING.match(sentence) or _BACK_REFERENCE.match(sentence))
+                        and (names_nothing(sentence) or _BACK_REFERENCE.match(sentence))
                     ):
                         # ... and so does a short intro that is a paragraph of its own ("For BSD/GNU make,
                         # run:" under "You need a language parameter in conf.py or you may also specify the
                         # parameter on the command line."): the sentence before it, across the break.
-                        before = _last_sentence_before(text, blocks, k, cut_end=follow_end)
+                        before = _last_sentence_before(
+                            text, blocks, k, cut_end=follow_end, room=MAX_EXAMPLE_CHARS
+                        )
                         start = s if before is None else before
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
@@ -975,7 +980,7 @@ def antecedent(previous: Visible, opening: str, *, room: int, example: bool = Fa
     if (
         example
         and len(words(before)) < INTRO_WORDS
-        and (_NAMES_NOTHING.match(before) or _BACK_REFERENCE.match(before))
+        and (names_nothing(before) or _BACK_REFERENCE.match(before))
     ):
         # A short intro that names nothing ("Example usage:", "For example:") takes the sentence before it
         # along, in its paragraph or the one above, as in one chunk (Django's "Includes fuzzy translations
@@ -1041,16 +1046,18 @@ def _short_stop(
     return after[1]
 
 
-def _last_sentence_before(text: str, blocks: Sequence[Block], k: int, *, cut_end: int) -> int | None:
+def _last_sentence_before(
+    text: str, blocks: Sequence[Block], k: int, *, cut_end: int, room: int = MAX_QUOTE_CHARS
+) -> int | None:
     """Where the last sentence of the paragraph right before block ``k`` starts, when it is a whole sentence
-    (no term line, no intro of its own) and a quote from there to ``cut_end`` fits ``MAX_QUOTE_CHARS``."""
+    (no term line, no intro of its own) and a quote from there to ``cut_end`` fits ``room``."""
     if k == 0 or blocks[k - 1].kind != "paragraph":
         return None
     above = text[blocks[k - 1].start : blocks[k - 1].end].strip()
     if is_term_line(above) or not above.endswith((".", "!", "?")) or not above[:1].isupper():
         return None  # (no term, no intro, no clause that goes on from the code above it)
     spans = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
-    if not spans or cut_end - spans[-1][0] > MAX_QUOTE_CHARS or is_pointer(text[slice(*spans[-1])]):
+    if not spans or cut_end - spans[-1][0] > room or is_pointer(text[slice(*spans[-1])]):
         return None
     return spans[-1][0]
 
@@ -1061,6 +1068,21 @@ def _last_sentence_before(text: str, blocks: Sequence[Block], k: int, *, cut_end
 _NAMES_NOTHING = re.compile(
     r"^(?:(?:for|on|in|with|under|then|or|and|run|use|type|examples?|using|so|now|next|also)\b|e\.g\.)", re.I
 )
+
+
+#: Words of an intro that say only that an example follows ("Usage examples:", "See the following example:",
+#: "Here's the output:").
+_EXAMPLE_WORDS = frozenset(
+    """a an the here here's is are see following below example examples usage sample samples output snippet
+    code like this as follows shown""".split()
+)
+
+
+def names_nothing(intro: str) -> bool:
+    """Whether a short intro names nothing it is about: it opens on where to run its code or on a linking
+    word (``_NAMES_NOTHING``), or says only that an example follows."""
+    said = {w.casefold() for w in words(intro)}
+    return bool(_NAMES_NOTHING.match(intro)) or (bool(said) and said <= _EXAMPLE_WORDS)
 
 
 #: An intro of fewer words than this that names nothing ("For example:") is quoted with the sentence before.
