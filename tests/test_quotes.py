@@ -3515,6 +3515,24 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert pointed_at(named) is None
 
 
+def test_a_faq_answer_is_named_by_its_question() -> None:
+    # Scrapy's FAQ (unseen): "Yes, by setting DNS_RESOLVER to ..." answered nothing read alone.
+    from sleuth.agent.research.claim_names import pointed_at  # noqa: PLC0415
+
+    answer = Evidence(
+        id="E1",
+        chunk_id="c",
+        document_id="faq",
+        quote="Yes, by setting DNS_RESOLVER to scrapy.resolver.CachingHostnameResolver.",
+        section_path="Frequently Asked Questions > Does Scrapy support IPv6 addresses?",
+    )
+    assert pointed_at(answer) == "Does Scrapy support IPv6 addresses?"
+    # (a heading that asks nothing, or a quote that answers more than yes or no, is no such pair)
+    assert pointed_at(answer.model_copy(update={"section_path": "FAQ > Networking options"})) is None
+    nothing = answer.model_copy(update={"quote": "Nobody needs IPv6 for crawling."})
+    assert pointed_at(nothing) is None
+
+
 def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it(encoders: Encoders) -> None:
     """HAProxy's "http-request deny [ { status | deny_status } <code>] [content-type <type>] [ ... ]* [ { if |
     unless } <condition> ]" ends a chunk; the next opens on its description. Its arguments make it long (no

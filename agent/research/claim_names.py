@@ -62,6 +62,8 @@ def heading_of(evidence: Evidence) -> str:
     return path_parts(evidence.section_path)[-1]
 
 
+#: A quote that opens by answering yes or no.
+_AN_ANSWER = re.compile(r"(?:yes|no|yep|nope|not really|it depends)\b\s*[,.;:!—–-]", re.I)
 #: Words of a definition's line that are no name: C's types, a directive's keyword.
 _TYPES = frozenset(
     "int char void long short unsigned signed const struct double float bool size_t %define".split()
@@ -77,6 +79,11 @@ def pointed_at(evidence: Evidence) -> str | None:
     hook" is no answer to "which hook", nor "the domain" to "which setting"."""
     path = path_parts(evidence.section_path)
     heading = path[-1]
+    if heading.rstrip().endswith("?") and _AN_ANSWER.match(evidence.quote.lstrip()):
+        # A FAQ's answer says yes or no to the question its heading asks ("Does Scrapy support IPv6
+        # addresses?" over "Yes, by setting DNS_RESOLVER to scrapy.resolver.CachingHostnameResolver."):
+        # alone, "Yes" answers nothing.
+        return heading.strip()
     # An API reference's signature as the heading ("class jinja2.Template(source, block_start_string='{%',
     # ...)" over "A compiled template that can be rendered."): its name, not its parameters. Empty brackets
     # are a name's own form ("yy_scan_string()"), named as written below.
