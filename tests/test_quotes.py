@@ -3981,3 +3981,26 @@ def test_an_intro_that_names_nothing_takes_the_sentence_before_with_its_whole_ex
     )
     intros = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "intro"]
     assert intros == ["The check command runs contract checks.\n\nUsage examples:\n$ scrapy check -l"]
+
+
+def test_a_numbered_list_after_its_lead_in_and_items_that_run_on() -> None:
+    """Scrapy's manual (unseen): "2. ~/.config/scrapy.cfg ... for global (user-wide) settings, and" was quoted
+    alone; the lead-in's window had stopped at the first item, the next one's number between them."""
+    text = (
+        "Scrapy will look for configuration parameters in ini-style scrapy.cfg files in these locations:\n\n"
+        "1. /etc/scrapy.cfg or c:\\scrapy\\scrapy.cfg (system-wide),\n"
+        "2. ~/.config/scrapy.cfg ($XDG_CONFIG_HOME) and ~/.scrapy.cfg ($HOME) for global settings, and\n"
+        "3. scrapy.cfg inside a Scrapy project's root (see next section).\n"
+    )
+    reader = readable(text)
+    quotes = [(w.kind, reader.text[w.start : w.end]) for w in windows(reader)]
+    assert quotes[0][0] == "intro" and quotes[0][1].endswith("(see next section).")
+    assert not any(q.rstrip().endswith((",", "and")) for _, q in quotes)
+    # Without a lead-in that holds them, an item that runs on is quoted through the item ending its sentence.
+    reader = readable(
+        "The files are merged in this order.\n\n- the system-wide file,\n- the user's own file, and\n"
+        "- the project's file, which wins.\n"
+    )
+    items = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "item"]
+    assert items[0] == "the system-wide file,\n• the user's own file, and\n• the project's file, which wins."
+    assert all(i.endswith("which wins.") for i in items)

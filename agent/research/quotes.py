@@ -420,6 +420,16 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 and any(w.start <= block.start and block.end <= w.end for w in out)
             ):
                 continue  # the rest of the sentence above the list: quoted with it (that sentence's window)
+            if block.kind == "item" and _RUNS_ON_ITEM.search(text[block.start : block.end]):
+                # An item that runs on into the next ("~/.config/scrapy.cfg ... for global (user-wide)
+                # settings, and" over "scrapy.cfg inside a Scrapy project's root"): half a sentence alone.
+                # Quoted through the item that ends the sentence, unless a lead-in's window holds it.
+                if any(w.start <= block.start and block.end <= w.end for w in out):
+                    continue
+                through = _sentence_through_items(text, blocks, k)
+                if through is not None:
+                    out.append(Window(block.start, through, "item", continues=through > own_end))
+                    continue
             out.append(Window(block.start, block.end, block.kind))
             if block.kind == "row" and (k == 0 or blocks[k - 1].kind != "row"):
                 table_end = _rows_end(blocks, k)
@@ -619,6 +629,22 @@ ENTRY_WORDS = 4
 _CODE_NAME = re.compile(r"\w_\w|\w\(\)|[a-z][A-Z]")
 #: A term in the form of an option or a name in code: "-u", "--mainline", "gc.auto", "branch.<name>.rebase".
 _NAME_LIKE = re.compile(rf"^-|\w\.\w|<\w|{_CODE_NAME.pattern}")
+
+
+#: A list item that runs on into the next: it ends on a comma, a semicolon or a conjunction.
+_RUNS_ON_ITEM = re.compile(r"(?:[,;]|\b(?:and|or|but|nor))\s*$")
+
+
+def _sentence_through_items(text: str, blocks: Sequence[Block], k: int) -> int | None:
+    """Where the sentence that the item ``blocks[k]`` runs on into ends: the end of the first item after it,
+    in its list, that ends with a stop, when the quote from the item fits ``MAX_QUOTE_CHARS``."""
+    start, depth = blocks[k].start, blocks[k].depth
+    for block in blocks[k + 1 :]:
+        if block.kind != "item" or block.depth < depth or block.end - start > MAX_QUOTE_CHARS:
+            return None
+        if block.depth == depth and text[block.start : block.end].rstrip().endswith((".", "!", "?")):
+            return block.end
+    return None
 
 
 def runs_on(sentence: str) -> bool:
@@ -1123,7 +1149,8 @@ def _follow(blocks: Sequence[Block], k: int) -> int | None:
     for block in blocks[k + 1 :]:
         if block.kind not in ("item", "row", "code"):
             break
-        if end is not None and block.start - end > 3:
+        # (a list's marker stands between two items: "\n2. " had ended a numbered list after its first)
+        if end is not None and block.start - end > (LIST_GAP if block.kind == "item" else 3):
             break
         code = block.kind == "code"
         # (a list's first items are taken while they fit in an example's length, a longer list's further
