@@ -843,6 +843,26 @@ def test_an_ask_is_shown_as_the_request_wrote_it() -> None:
     assert request.asks[-1].endswith("(the number of extra attempts)?")
 
 
+def test_the_other_answer_to_a_question_is_no_question_of_its_own() -> None:
+    # "Do we need to add the code ourselves?", searched alone with the request's subject, had filled a report
+    # with the contributing guide's coding conventions (Scrapy's manual, unseen).
+    asked = (
+        "Does Scrapy retry a request that got a 429 out of the box, or do we need to add the code ourselves?"
+    )
+    assert understand(asked).asks == [asked]
+    request = understand(
+        "We crawl competitors nightly and got 429s last week.\n\nThird, when we get a 429 back, does Scrapy "
+        "retry that request automatically out of the box, or do we need to add the code ourselves? Our "
+        "developers disagree on this."
+    )
+    assert not any(a.startswith("Do we need to add the code") for a in request.asks)
+    # ... while "or" before a question word joins two questions
+    assert (
+        len(understand("Which setting limits retries, or what else stops a request from being retried?").asks)
+        == 3
+    )
+
+
 def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
     request = understand(
         "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"

@@ -289,8 +289,12 @@ def counts_asks(sentence: str) -> bool:
     return announced is not None and not sentence.rstrip().endswith("?")
 
 
+#: (", or do we need to add the code ourselves?" is the other answer to the question before it, no question
+#: of its own: "or" joins two questions only before a question word)
 _COORDINATED = re.compile(
-    r",?\s+(?:and|or|but|also)\s+(?=(?:what|which|who|how|why|where|when|whether|is|are|does|do|can)\b)", re.I
+    r",?\s+(?:(?:and|but|also)\s+(?=(?:what|which|who|how|why|where|when|whether|is|are|does|do|can)\b)|"
+    r"or\s+(?=(?:what|which|who|how|why|where|when|whether)\b))",
+    re.I,
 )
 
 
@@ -406,7 +410,10 @@ def _lead_question(lead: str) -> str:
 
 
 _ITEM_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?")
-_LAST_ITEM = re.compile(r",\s+(?:and|or)\s+")
+_LAST_ITEM = re.compile(
+    r",\s+(?:and|or(?!\s+(?:do|does|did|is|are|was|were|should|can|could|must|will|would|shall|may|might|has|"
+    r"have)\b))\s+"
+)
 _WH_WORD = re.compile(r"\b(?:what|which|who|how|why|where|when|whether)\b", re.I)
 
 
