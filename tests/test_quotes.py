@@ -4024,3 +4024,17 @@ def test_a_numbered_list_after_its_lead_in_and_items_that_run_on() -> None:
     items = [reader.text[w.start : w.end] for w in windows(reader) if w.kind == "item"]
     assert items[0] == "the system-wide file,\n• the user's own file, and\n• the project's file, which wins."
     assert all(i.endswith("which wins.") for i in items)
+
+
+def test_a_later_sentence_of_a_record_is_quoted_from_its_heading() -> None:
+    """Scrapy's settings (unseen): "If zero (or non set), spiders won't be closed by timeout." had been
+    CLOSESPIDER_TIMEOUT's answer to "which setting ends the job after a number of seconds", its default and
+    what it does left out."""
+    reader = readable(
+        "#### CLOSESPIDER_TIMEOUT\n\nDefault: `0`\n\nAn integer which specifies a number of seconds. If the "
+        "spider remains open for more than that number of seconds, it will be automatically closed with the "
+        "reason `closespider_timeout`. If zero (or non set), spiders won't be closed by timeout.\n"
+    )
+    quotes = [reader.text[w.start : w.end] for w in windows(reader)]
+    last = next(q for q in quotes if q.endswith("won't be closed by timeout."))
+    assert last.startswith("CLOSESPIDER_TIMEOUT\n\nDefault: 0\n\nAn integer")

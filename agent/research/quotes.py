@@ -565,7 +565,10 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 if j == 0 and k > 0
                 else None
             )
-            record = _record_heading(text, blocks, k) if j == 0 else None
+            # (a later sentence of a record's description too: "If the spider remains open for more than that
+            # number of seconds, it will be automatically closed ..." is CLOSESPIDER_TIMEOUT's, whose default
+            # is 0, only from the heading on)
+            record = _record_heading(text, blocks, k)
             if j == 0 and k > 0 and _names_its_section(text, blocks[k - 1], text[first:stop]):
                 first = blocks[k - 1].start  # "Default: 2621440" says whose default only with its heading
             elif (

@@ -41,7 +41,8 @@ STOPWORDS = frozenset(
     that the their theirs them themselves then there these they this those through to too under until up very
     was we were what when where which while who whom why will with would you your yours yourself yourselves
     what's which whose within without may might must shall upon via per among amongst whether either neither
-    one ones many much several every each etc vs its it's i.e e.g rather instead quite really even still already""".split()
+    one ones many much several every each etc vs its it's i.e e.g rather instead quite really even still
+    already""".split()
 )
 #: Capitalised words that start sentences or name times, not things worth a question of their own.
 _NOT_NAMES = frozenset(
