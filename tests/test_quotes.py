@@ -3551,6 +3551,15 @@ def test_a_faq_answer_is_named_by_its_question() -> None:
     assert pointed_at(answer.model_copy(update={"section_path": "FAQ > Networking options"})) is None
     nothing = answer.model_copy(update={"quote": "Nobody needs IPv6 for crawling."})
     assert pointed_at(nothing) is None
+    # A "Yes" further into the answer answers what the sentence before says, not the question: Django's FAQ
+    # answers "Is Django a CMS?" with "No, ...", and had been quoted as "Is Django a content-management-system
+    # (CMS)? — Yes, Django's automatic admin site is fantastic ...".
+    reader = readable(
+        "## Is Django a content-management-system (CMS)?\n\nNo, Django is not a CMS, or any sort of turnkey "
+        "product in and of itself. Yes, Django's automatic admin site is fantastic and timesaving.\n"
+    )
+    quotes = [reader.text[w.start : w.end] for w in windows(reader)]
+    assert all(q.startswith("No, Django is not a CMS") for q in quotes)
 
 
 def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it(encoders: Encoders) -> None:

@@ -118,6 +118,10 @@ _BACK_REFERENCE = re.compile(
         # ... or names what it speaks of as "doing so": "Failure to do so can cause your program to hang
         # indefinitely." (Requests' timeouts)
         r"|^(?:[\w'-]+\s+){0,4}(?:to\s+do|doing|not\s+doing)\s+so\b"
+        # ... or answers yes or no to what the sentence before says: Django's FAQ, "No, Django is not a CMS
+        # ... Yes, Django's automatic admin site is fantastic ..." (a FAQ's first answer, under its
+        # question, is named by it: ``claim_names``)
+        r"|^(?:yes|no)\s*[,.;!]"
     )
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
     + _POINTS_BACK_OPENING,
