@@ -810,8 +810,8 @@ def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
         "to re-download the same photo on every nightly run either; how long does Scrapy keep considering a "
         "downloaded image fresh, and can we change that?"
     )
-    # A need is a constraint (searched): it held the ACL setting the request asked for and had been context.
-    assert any(c.startswith("We also need the product images stored") for c in request.constraints)
+    # A need asks how to meet it: it held the ACL setting the request asked for, and had been context.
+    assert any(a.startswith("We also need the product images stored") for a in request.asks)
     # The clause before a question that asks nothing is asked with it, never alone (as "... either?").
     assert not any(a.startswith("We don't want") and ";" not in a for a in request.asks)
     assert any(

@@ -52,6 +52,9 @@ _ASK = re.compile(
     r"(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bnot ever )(?<!\bnot to )"
     r"(?:recommend|suggest|advise)|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
+    # ... and what is needed, which asks how to get it: "We also need the images stored in the same bucket,
+    # and the front-end team needs them to be publicly readable." (read as context, it was never searched)
+    r"(?:i|we) (?:also |still |really )?need (?:the|our|them|it|all|every|each)|needs? (?:\w+ ){0,2}to be|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
     # ... "which" that asks, not one that relates ("it ran on a VM, which was fine", "the order in which")
@@ -63,10 +66,7 @@ _CONSTRAINT = re.compile(
     r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
     r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
     r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|"
-    # ... and what is needed: "We also need the images stored in the same bucket, and the front-end team
-    # needs them to be publicly readable."
-    r"(?:i|we) (?:also |still |really )?need (?:the|our|them|it|all|every|each)\b|"
-    r"needs? (?:\w+ ){0,2}to be|"
+
     r"stick to (?:what|only|the official))\b",
     re.I,
 )
