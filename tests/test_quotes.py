@@ -1139,6 +1139,11 @@ def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(
     assert question_asked(asked) == "Which settings remove those lines?"
     assert question_asked("What is the capital of France?") is None
     assert question_asked("We run Django 3.2. Why?") is None  # too short to say anything alone
+    # ... or naming nothing but what it asks for (Scrapy's "... must end on its own after a given number of
+    # seconds. Which setting does that?": alone, DOWNLOAD_DELAY's sentence answered it)
+    assert (
+        question_asked("The nightly job must end after a number of seconds. Which setting does that?") is None
+    )
     question = Question("q4", asked, ["answer"], origin="ask")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
     admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})

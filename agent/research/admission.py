@@ -55,7 +55,7 @@ from sleuth.agent.research.quotes import (
 )
 from sleuth.agent.research.request import by_default, sentences
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.text import NAMES_CODE, words
+from sleuth.agent.research.text import NAMES_CODE, content_terms, words
 from sleuth.ingest.visible import Visible, visible_text
 from sleuth.retrieval.encoders import SparseVector
 
@@ -175,11 +175,19 @@ def question_asked(text: str) -> str | None:
     said = sentences(text)
     if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
         return None
+    if len(set(content_terms(said[-1]))) < QUESTION_TERMS:
+        # ("Which setting does that?" names nothing but a setting: judged alone, any sentence about a
+        # setting answers it, and DOWNLOAD_DELAY's had answered Scrapy's "we need a hard stop ... Which
+        # setting does that?")
+        return None
     return said[-1]
 
 
-#: A question judged on its own has at least this many words ("Why?" alone says nothing).
+#: A question judged on its own has at least this many words ("Why?" alone says nothing) ...
 QUESTION_WORDS = 3
+#: ... and names at least this many things ("Which settings remove those lines?", not "Which setting does
+#: that?").
+QUESTION_TERMS = 2
 #: A name in quotes: one word in lower case or with a name's joints between quotation marks ("ssl-min-ver",
 #: "maxconn", "Foo.bar"), not a title ('See "Tuning".').
 _QUOTED_NAME = re.compile(r"[\"“‘'](?:[a-z][\w.:/-]*|[A-Za-z]\w*[_.:/-][\w.:/-]*)[\"”’']")
