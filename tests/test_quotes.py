@@ -863,6 +863,24 @@ def test_the_other_answer_to_a_question_is_no_question_of_its_own() -> None:
     )
 
 
+def test_a_question_that_points_at_the_background_before_it_is_asked_with_it() -> None:
+    """Sphinx's manual (a helper's held-out set): a technical writer's request."""
+    request = understand(
+        "I'm the technical writer at a small firm. Our manual is built with Sphinx.\n\n"
+        "Please act as a Sphinx/LaTeX consultant and help me with three things. First, the manual is full of "
+        "Unicode. Which engine should we switch to?\n\nThird, a cosmetic point: the chapter title pages in "
+        "the PDF use a decorative style with the chapter number in a big box. Which part of the LaTeX "
+        "configuration produces that look and how do we turn it off? When we tried, we got hundreds of "
+        "warnings."
+    )
+    # The count of the questions asks nothing, also with background between it and them.
+    assert not any("three things" in a for a in request.asks)
+    # "that look" is the decorative style the sentence before describes.
+    assert any(a.startswith("Third, a cosmetic point") and a.endswith("turn it off?") for a in request.asks)
+    # A sentence that opens on a condition and ends with a stop tells what happened.
+    assert not any(a.startswith("When we tried") for a in request.asks)
+
+
 def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
     request = understand(
         "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"

@@ -66,7 +66,6 @@ _CONSTRAINT = re.compile(
     r"\b(?:must|mustn't|should(?:n't)?|have to|has to|need(?:s)? to be|required?|requirements?|only|"
     r"without|at most|at least|no more than|within|budget|deadline|limit(?:ed)?|can(?:no|')t|cannot|"
     r"not allowed|compatible|compliance|constraint|we (?:use|run|have|are on)|running on|version|"
-
     r"stick to (?:what|only|the official))\b",
     re.I,
 )
@@ -207,9 +206,15 @@ def understand(text: str) -> Request:
     # page:") asks nothing itself: its words say what the request is about.
     # So does one that says how many things it asks ("We would like to understand three things from the
     # official pytest documentation.": searched, it had put "Target audience: ..." in a direct answer).
+    # (a count is followed by what it counts, with background between as often as not: "... help me with
+    # three things. First, the manual is full of Unicode: ... which engine should we switch to?")
     kinds = [
         "context"
-        if kind == "ask" and (p.rstrip().endswith(":") or counts_asks(p)) and kinds[k + 1 : k + 2] == ["ask"]
+        if kind == "ask"
+        and (
+            (p.rstrip().endswith(":") and kinds[k + 1 : k + 2] == ["ask"])
+            or (counts_asks(p) and "ask" in kinds[k + 1 :])
+        )
         else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
@@ -220,7 +225,7 @@ def understand(text: str) -> Request:
     subject = subject_of(text, asked=asking)
     asks: list[str] = []
     constraints: list[str] = []
-    previous = ""
+    previous, previous_kind = "", ""
     for sentence, kind in zip(parts, kinds, strict=True):
         if kind == "ask":
             held = clauses(sentence, subject)
@@ -241,6 +246,17 @@ def understand(text: str) -> Request:
                 if asks and asks[-1] == previous:
                     asks.pop()
                 asks.append(f"{previous} {sentence}")
+            elif (
+                len(held) == 1
+                and previous
+                and previous_kind == "context"
+                and _OPENS_POINTING.search(sentence)
+            ):
+                # ... and so does a longer question that points at what the background just before it
+                # describes ("... the chapter title pages use a decorative style with the chapter number in a
+                # big box. Which part of the LaTeX configuration produces that look and how do we turn it
+                # off?": searched with the request's subject, it found nothing on chapter styles).
+                asks.append(f"{previous} {sentence}")
             else:
                 before = ""
                 for clause in held:
@@ -255,7 +271,7 @@ def understand(text: str) -> Request:
         elif kind == "constraint":
             constraints.append(_standalone(sentence, subject))
         if kind in ("ask", "constraint", "context"):
-            previous = sentence
+            previous, previous_kind = sentence, kind
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
@@ -266,7 +282,7 @@ def understand(text: str) -> Request:
 #: from the official pytest documentation.", "I have two questions."); not "Explain the two main things that
 #: slow down VACUUM", which asks.
 _COUNTS_ASKS = re.compile(
-    r"\b(?:understand|know|ask|clarify|learn|raise|cover|have|are)\s+(?:\w+\s+){0,2}?"
+    r"\b(?:understand|know|ask|clarify|learn|raise|cover|have|are|with)\s+(?:\w+\s+){0,2}?"
     r"(?:two|three|four|five|six|several|a\s+few|a\s+couple\s+of|the\s+following|\d)\s+(?:\w+\s+)?"
     r"(?:things|questions|points|areas|issues|topics|items|aspects|matters)\b"
     r"(?:\s+(?:from|about|in|on|regarding|concerning|for)\b[^,;]*)?\s*[.:!]?\s*$",
@@ -487,7 +503,10 @@ def classify(sentence: str) -> str:
         return "pleasantry"  # "Thanks a lot, this would really help us write the runbook."
     if _INSTRUCTION.match(stripped) and _role_ask(stripped) is None:
         return "instruction"
-    if stripped.endswith("?") or QUESTION_START.match(stripped) or _ASK.search(stripped):
+    # (a sentence that opens on a condition and ends with a stop tells what happened: "When we tried, we got
+    # hundreds of warnings ...")
+    told = not stripped.endswith("?") and _CONDITION.match(stripped) is not None
+    if stripped.endswith("?") or (QUESTION_START.match(stripped) and not told) or _ASK.search(stripped):
         return "ask"
     if _CONSTRAINT.search(stripped):
         return "constraint"
@@ -582,6 +601,16 @@ LEANING_TERMS = 4
 #: An ask that opens by going on from the one before: "Also what does Django use by default out of the
 #: box?" (of passwords, the sentence before says; searched alone, it found the admin's select boxes).
 _GOES_ON = re.compile(r"\s*(?:and\s+)?(?:also|additionally|besides|plus)\b", re.I)
+
+
+#: A question that points at what was said before it: "this", "these", "those" ("How do we avoid this?"), or
+#: "that" with its noun ("Which part produces that look and how do we turn it off?"), not "that" opening a
+#: clause ("so that the build does not break") nor "it" (a placeholder as often: "is it possible to ...").
+_OPENS_POINTING = re.compile(
+    r"\b(?:this|these|those)\b|\bthat\s+(?!(?:the|a|an|it|its|we|i|you|they|there|our|my|your|their|is|was|"
+    r"are|were|has|have|can|will|would|should|does|do|did)\b)\w+\s*(?:[?,;]|\b(?:and|or)\b|$)",
+    re.I,
+)
 
 
 def leans_back(sentence: str) -> bool:
