@@ -47,6 +47,12 @@ def test_the_names_a_question_is_about() -> None:
     assert asked_names('Which options, e.g. the -u flag, stash files? "Configure hooks" in Mercurial?') == [
         "Mercurial"
     ]
+    # ... and a name in lower case keeps its parts (package names)
+    assert asked_names("Do I need python3-dev or log4j-core with Ruby-on-rails?") == [
+        "python3-dev",
+        "log4j-core",
+        "Ruby",
+    ]
 
 
 def test_a_name_is_mentioned_in_any_case_and_number() -> None:

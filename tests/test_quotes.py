@@ -39,7 +39,7 @@ from sleuth.agent.research.quotes import (
     trailing_code,
     windows,
 )
-from sleuth.agent.research.request import by_default, classify, clauses, understand
+from sleuth.agent.research.request import by_default, classify, clauses, subject_of, understand
 from sleuth.agent.research.routing import route
 from sleuth.agent.research.state import RunState
 from sleuth.agent.research.synthesis import _about_the_same, claim_of, conflicts, groups
@@ -798,6 +798,14 @@ def test_an_ask_that_goes_on_from_the_one_before_says_what_it_is_about() -> None
         request.asks[-1]
         == "Also, if we keep using stash, how do we recover a stash that someone dropped by mistake?"
     )
+    # ... and so is one that names what the ask before it does not, or that follows background, not an ask
+    asks = understand("We run a crawler. What does AUTOTHROTTLE do? Also, is HTTP caching supported?").asks
+    assert asks[-1] == "Also, is HTTP caching supported?"
+    told = understand(
+        "How does RDB snapshotting work? Our ops team migrates on Saturday night. Also, what is the default "
+        "save interval? We run Redis 7 on three nodes."
+    )
+    assert "Also, what is the default save interval?" in told.asks
 
 
 def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
@@ -812,6 +820,11 @@ def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
     )
     # A need asks how to meet it: it held the ACL setting the request asked for, and had been context.
     assert any(a.startswith("We also need the product images stored") for a in request.asks)
+    # ... a deadline or a condition asks nothing
+    assert classify("We need the answer by Friday.") == "context"
+    assert classify("The change needs to be done without downtime.") == "constraint"
+    assert classify("Thanks a lot in advance, we really need the answer before our release.") == "pleasantry"
+    assert classify("We need the URLs of external links to appear at the bottom of the page.") == "ask"
     # The clause before a question that asks nothing is asked with it, never alone (as "... either?").
     assert not any(a.startswith("We don't want") and ";" not in a for a in request.asks)
     assert any(
@@ -819,6 +832,7 @@ def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
     )
     # Words that count the questions are no subject ("(Scrapy night cron job Second)").
     assert "First" not in request.subject and "Second" not in request.subject
+    assert "second" in subject_of("We must limit the requests per second per client on our nginx server.")
     # A sentence may open on a letter that numbers it.
     lettered = understand(
         "Our workflow is painful and slow.\n\nI want the notes to cover two things. (a) How can a developer "
@@ -826,6 +840,11 @@ def test_a_customer_request_read_for_its_needs_and_its_questions() -> None:
         "from the command line?"
     )
     assert [a[:3] for a in lettered.asks] == ["(a)", "(b)"]
+    # A clause that tells the reader what to do asks, and is asked alone.
+    listed = (
+        "Please confirm the default port of Redis, which file holds its settings, and how do we reload it?"
+    )
+    assert len(clauses(listed)) == 3
 
 
 def test_an_ask_is_shown_as_the_request_wrote_it() -> None:
@@ -841,6 +860,13 @@ def test_an_ask_is_shown_as_the_request_wrote_it() -> None:
     # (brackets the request wrote stay)
     assert request.as_written(request.asks[-1]) == request.asks[-1]
     assert request.asks[-1].endswith("(the number of extra attempts)?")
+    # (also where the request breaks its line inside them)
+    broken = understand(
+        "We run Scrapy nightly on one VM. It crawls a dozen sites.\n\nWhich setting sets the retry count "
+        "(the number of\nextra attempts)? How long does a request wait?"
+    )
+    assert broken.long and broken.asks[0].endswith("(the number of extra attempts)?")
+    assert broken.as_written(broken.asks[0]) == broken.asks[0]
 
 
 def test_the_other_answer_to_a_question_is_no_question_of_its_own() -> None:
@@ -1162,6 +1188,8 @@ def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(
     assert (
         question_asked("The nightly job must end after a number of seconds. Which setting does that?") is None
     )
+    assert question_asked("We run a crawler. Which option enforces that?") is None
+    assert question_asked("We run a service. What does SIGHUP do?") == "What does SIGHUP do?"
     question = Question("q4", asked, ["answer"], origin="ask")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
     admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
@@ -3583,6 +3611,20 @@ def test_a_faq_answer_is_named_by_its_question() -> None:
     )
     quotes = [reader.text[w.start : w.end] for w in windows(reader)]
     assert all(q.startswith("No, Django is not a CMS") for q in quotes)
+    # ... and where that sentence does not fit, the "Yes" is no quote at all; nor is "No-op" an answer.
+    long = readable(
+        "## Is Django a content-management-system (CMS)?\n\nNo, Django is not a CMS. "
+        + "It is a web framework, a programming tool that lets you build websites of every kind. " * 6
+        + "Yes, Django's automatic admin site is fantastic and timesaving.\n"
+    )
+    assert not any(long.text[w.start : w.end].startswith("Yes") for w in windows(long))
+    noop = answer.model_copy(
+        update={
+            "quote": "No-op handlers are dropped.",
+            "section_path": "FAQ > Why is my handler never called?",
+        }
+    )
+    assert pointed_at(noop) is None
 
 
 def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it(encoders: Encoders) -> None:

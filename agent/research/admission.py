@@ -55,7 +55,7 @@ from sleuth.agent.research.quotes import (
 )
 from sleuth.agent.research.request import by_default, sentences
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.text import NAMES_CODE, content_terms, words
+from sleuth.agent.research.text import NAMES_CODE, content_terms, named_things, words
 from sleuth.ingest.visible import Visible, visible_text
 from sleuth.retrieval.encoders import SparseVector
 
@@ -175,18 +175,30 @@ def question_asked(text: str) -> str | None:
     said = sentences(text)
     if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
         return None
-    if len(set(content_terms(said[-1]))) < QUESTION_TERMS:
-        # ("Which setting does that?" names nothing but a setting: judged alone, any sentence about a
-        # setting answers it, and DOWNLOAD_DELAY's had answered Scrapy's "we need a hard stop ... Which
-        # setting does that?")
+    own = set(content_terms(said[-1])) - _KINDS
+    if len(own) < QUESTION_TERMS and not named_things(said[-1]) and not NAMES_CODE.search(said[-1]):
+        # ("Which setting does that?" names nothing but the kind of thing it asks for: judged alone, any
+        # sentence about a setting answers it, and DOWNLOAD_DELAY's had answered Scrapy's "we need a hard
+        # stop ... Which setting does that?"; "What does SIGHUP do?" names what it asks about)
         return None
     return said[-1]
 
 
+#: The kinds of thing a question asks for, which name none of them ("Which setting controls that?").
+_KINDS = frozenset(
+    content_terms(
+        "setting settings option options parameter parameters directive directives variable variables flag "
+        "flags command commands value values function functions method methods config configuration key keys "
+        "field fields attribute attributes property properties module modules class classes hook hooks event "
+        "events part parts way ways thing things one"
+    )
+)
+
+
 #: A question judged on its own has at least this many words ("Why?" alone says nothing) ...
 QUESTION_WORDS = 3
-#: ... and names at least this many things ("Which settings remove those lines?", not "Which setting does
-#: that?").
+#: ... and names at least this many things besides the kind it asks for ("Which settings remove those
+#: lines?", not "Which setting controls that?"), or a name.
 QUESTION_TERMS = 2
 #: A name in quotes: one word in lower case or with a name's joints between quotation marks ("ssl-min-ver",
 #: "maxconn", "Foo.bar"), not a title ('See "Tuning".').

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from sleuth.agent.research.claim_text import SENTENCE_BREAK, one_line
 from sleuth.agent.research.evidence import Evidence
+from sleuth.agent.research.quotes import YES_OR_NO
 from sleuth.agent.research.text import NAMES_CODE, PLACEHOLDER_IT, STOPWORDS, path_parts, words
 from sleuth.ingest.term_lines import defined_name, signature_name
 
@@ -63,7 +64,7 @@ def heading_of(evidence: Evidence) -> str:
 
 
 #: A quote that opens by answering yes or no.
-_AN_ANSWER = re.compile(r"(?:yes|no|yep|nope|not really|it depends)\b\s*[,.;:!—–-]", re.I)
+_AN_ANSWER = re.compile(YES_OR_NO, re.I)
 #: Words of a definition's line that are no name: C's types, a directive's keyword.
 _TYPES = frozenset(
     "int char void long short unsigned signed const struct double float bool size_t %define".split()

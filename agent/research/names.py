@@ -32,9 +32,10 @@ _SET_ASIDE = re.compile(
     re.I,
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*\s+|\n\s*)[\"'“‘(\[*•-]*$")
-#: A name made into a word by a plain one ("DER-encoded", "Python-based", "mod_ssl-specific"): the name is
-#: its head; the manual writes "DER encoding", "in Python".
-_NAME_AND_WORD = re.compile(r"(?P<head>.+?)-[a-z]+")
+#: A capitalised name made into a word by plain ones ("DER-encoded", "Python-based", "Ruby-on-rails"): the
+#: name is its head; the manual writes "DER encoding", "in Python". (A name in lower case keeps its parts:
+#: "python3-dev", "log4j-core" are package names.)
+_NAME_AND_WORD = re.compile(r"(?P<head>[A-Z][^-]*?)(?:-[a-z]+)+")
 
 
 def asked_names(question: str) -> list[str]:

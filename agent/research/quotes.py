@@ -58,6 +58,9 @@ _ABBREVIATION = re.compile(
     r"u\.s|u\.k|e\.u|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|(?<!\d\s)sec|ch|vol|pp|p)|\b[A-Z])\.$",
     re.I,
 )
+#: An answer's opening word, yes or no ("Yes, by setting DNS_RESOLVER ...", "No. It is ..."), not "No-op
+#: handlers ..." nor "No. 7 is ...".
+YES_OR_NO = r"(?:yes|no)(?:\s*[,;:!—–]|\.(?!\s*\d))"
 #: Words that open a sentence by pointing back: a pronoun, a conjunction or "then" (which continue the
 #: sentence before: "Then the parent itself exits.", "But the limit applies only to ..."), a linking adverb,
 #: an example or a restatement ("For example, the CMAKE_MINIMUM_REQUIRED_VERSION variable won't be set ...",
@@ -87,8 +90,10 @@ _POINTS_BACK_OPENING = (
 #: Openings that certainly lean on the sentence before (not "When a client connects, it ...", whose "it" is
 #: the client): what a quote at a chunk's head may reach into the chunk before for.
 _OPENS_BY_POINTING_BACK = re.compile(
-    rf"(?!{PLACEHOLDER_IT})(?:{_POINTS_BACK_FIRST}{_POINTS_BACK_OPENING})", re.I
+    rf"(?!{PLACEHOLDER_IT})(?:{_POINTS_BACK_FIRST}{_POINTS_BACK_OPENING}|^{YES_OR_NO})", re.I
 )
+#: A quote that opens on yes or no.
+_OPENS_YES_OR_NO = re.compile(YES_OR_NO, re.I)
 #: A sentence opening with one of these leans on the sentence before it ("In contrast, controllable sources
 #: include ..."): its quote takes that sentence along so that it reads alone.
 _BACK_REFERENCE = re.compile(
@@ -121,7 +126,7 @@ _BACK_REFERENCE = re.compile(
         # ... or answers yes or no to what the sentence before says: Django's FAQ, "No, Django is not a CMS
         # ... Yes, Django's automatic admin site is fantastic ..." (a FAQ's first answer, under its
         # question, is named by it: ``claim_names``)
-        r"|^(?:yes|no)\s*[,.;!]"
+        r"|^" + YES_OR_NO
     )
     # ... or in its opening phrase: "In order to do this, we need ...", "To do so, ...", "After that, ..."
     + _POINTS_BACK_OPENING,
@@ -427,8 +432,9 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
             if block.kind == "item" and _RUNS_ON_ITEM.search(text[block.start : block.end]):
                 # An item that runs on into the next ("~/.config/scrapy.cfg ... for global (user-wide)
                 # settings, and" over "scrapy.cfg inside a Scrapy project's root"): half a sentence alone.
-                # Quoted through the item that ends the sentence, unless a lead-in's window holds it.
-                if any(w.start <= block.start and block.end <= w.end for w in out):
+                # Quoted through the item that ends the sentence, unless a lead-in's window holds it (one that
+                # will be quoted: an intro longer than an example's length is not).
+                if any(w.start <= block.start and block.end <= w.end and _kept(w) for w in out):
                     continue
                 through = _sentence_through_items(text, blocks, k)
                 if through is not None:
@@ -599,6 +605,13 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 # "Defaults to zero." says what defaults to zero only from "gc.bigPackThreshold" on (a
                 # paragraph's sentence that names its term says so itself: 'The "inter" parameter sets ...').
                 first = term
+            if _OPENS_YES_OR_NO.match(text[first:stop]) and not (
+                first == spans[0][0] and k > 0 and blocks[k - 1].kind == "heading"
+            ):
+                # "Yes, ..." answers the sentence before it, which did not fit: alone it says the opposite of
+                # the answer as often as not (Django's FAQ: "Is Django a CMS?" "No, ... Yes, Django's
+                # automatic admin site is fantastic ..."). Only the first answer under its question opens so.
+                continue
             out.append(Window(first, stop, "sentence", continues=stop > own_end))
             if i == len(spans) - 1 and stop == e and k + 1 < len(blocks) and blocks[k + 1].kind == "code":
                 # A paragraph's last sentence over the code after it, its example, ends with a stop as
@@ -611,7 +624,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
     # A sentence taken in twice is one window; an example cut off is none (a configuration that stops at
     # 'view "external" {' reads as a different configuration).
     bounded = dict.fromkeys(
-        _bounded(text, w) for w in out if not (w.kind in _WHOLE and w.end - w.start > MAX_EXAMPLE_CHARS)
+        _bounded(text, w) for w in out if _kept(w)
     )
     return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind) and not _an_entry(passage, w)]
 
@@ -1114,7 +1127,7 @@ _EXAMPLE_WORDS = frozenset(
 def names_nothing(intro: str) -> bool:
     """Whether a short intro names nothing it is about: it opens on where to run its code or on a linking
     word (``_NAMES_NOTHING``), or says only that an example follows."""
-    said = {w.casefold() for w in words(intro)}
+    said = {w.casefold().replace("’", "'") for w in words(intro)}
     return bool(_NAMES_NOTHING.match(intro)) or (bool(said) and said <= _EXAMPLE_WORDS)
 
 
@@ -1197,6 +1210,12 @@ def _sentence_goes_on(text: str, blocks: Sequence[Block], start: int, end: int) 
 
 #: Windows quoted whole or not at all: what a sentence introduces, a paragraph's example.
 _WHOLE = ("intro", "example")
+
+
+def _kept(window: Window) -> bool:
+    """Whether a window is quoted: one quoted whole (what an intro introduces) only within an example's
+    length (cut, an example reads as another one)."""
+    return not (window.kind in _WHOLE and window.end - window.start > MAX_EXAMPLE_CHARS)
 
 
 def _bounded(text: str, window: Window) -> Window:

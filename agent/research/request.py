@@ -52,9 +52,14 @@ _ASK = re.compile(
     r"(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bnot ever )(?<!\bnot to )"
     r"(?:recommend|suggest|advise)|clarify|"
     r"walk (?:me|us) through|help (?:me|us)|"
-    # ... and what is needed, which asks how to get it: "We also need the images stored in the same bucket,
-    # and the front-end team needs them to be publicly readable." (read as context, it was never searched)
-    r"(?:i|we) (?:also |still |really )?need (?:the|our|them|it|all|every|each)|needs? (?:\w+ ){0,2}to be|"
+    # ... and a state of things that is needed, which asks how to get there: "We also need the images stored
+    # in the same bucket, and the front-end team needs them to be publicly readable." (read as context, it
+    # was never searched); not a deadline or a condition ("We need the answer by Friday.", "The change needs
+    # to be done without downtime.": constraints)
+    r"(?:i|we) (?:also |still |really )?need (?:the|our|all|every|each) "
+    r"(?!(?:answer|report|reply|solution|fix|change|decision|write-?up|summary|briefing|memo)\b)"
+    r"(?:(?:[\w/-]+ ){1,3}?(?:\w+ed|readable|available|accessible|visible|writable|public|private)|"
+    r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
     # ... "which" that asks, not one that relates ("it ran on a VM, which was fine", "the order in which")
@@ -113,17 +118,18 @@ _ENDS_ON_ABBREVIATION = re.compile(
 _SENTENCE = re.compile(
     r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9]|\([a-z]\)\s)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
 )
-#: Verbs that carry no subject, and the words that count a request's questions ("Second, ..."): dropped from
-#: the subject phrase.
+#: Verbs that carry no subject: dropped from the subject phrase.
 _GENERIC_VERBS = frozenset(
     """be is are was were been being do does did doing have has had get gets got make makes made use uses used
     using work works worked need needs needed want wants wanted ensure ensures happen happens happened go goes
     going come comes know knows tell explain describe compare list find help provide provides affect affects
     handle handles cause causes mean means show shows give gives take takes look looks seem seems lead leads
     depend depends set sets run runs keep keeps let lets like try trying think please say says said
-    hello hey dear thanks thank regards cheers
-    first second third fourth fifth firstly secondly thirdly finally lastly""".split()
+    hello hey dear thanks thank regards cheers""".split()
 )
+#: Words that count a request's questions ("Second, ...", "First issue: ..."): no subject where they open a
+#: clause (capitalised, or before a comma); "per second" keeps its unit.
+_ORDINALS = frozenset("first second third fourth fifth firstly secondly thirdly finally lastly".split())
 
 
 @dataclass
@@ -147,7 +153,7 @@ class Request:
         sentence it leans on, in brackets at its end ("Can we change that? (re-download photo nightly
         long)" is "Can we change that?" to its reader)."""
         added = _ADDED_SUBJECT.search(ask)
-        if added is None or added.group(1) in self.text:
+        if added is None or added.group(1) in " ".join(self.text.split()):
             return ask
         return ask[: added.start()] + added.group(2)
 
@@ -232,13 +238,15 @@ def understand(text: str) -> Request:
             if (
                 len(held) == 1
                 and previous
-                and leans_back(sentence)
-                and (previous.rstrip().endswith("?") or goes_on(sentence))
+                and (
+                    (leans_back(sentence) and previous.rstrip().endswith("?"))
+                    or (previous_kind == "ask" and goes_on(sentence, previous))
+                )
             ):
                 # Two questions in a row, the second pointing back ("How do I loop over all the keys of the
                 # array? And how do I get the number of elements it holds?"): two asks, the second with what
                 # the first is about (one search for both blends them and answers neither); so does one that
-                # goes on from the sentence before ("Also, what is the default?"), whatever that sentence was.
+                # goes on from the ask before it ("Also, what is the default?": ``goes_on``).
                 asks.append(f"{sentence} ({subject_of(previous, limit=4)})")
             elif len(held) == 1 and previous and leans_back(sentence):
                 # "What does Django provide for this?" means the sentence before it: asked with it (and
@@ -444,8 +452,22 @@ _CONDITION = re.compile(
 
 
 def _asks_something(clause: str) -> bool:
-    """Whether a clause asks: a question's form, a word of asking, or a question word anywhere in it."""
-    return bool(QUESTION_START.match(clause) or _ASK.search(clause) or _WH_WORD.search(clause))
+    """Whether a clause asks: a question's form, a word of asking, a question word anywhere in it, or an
+    imperative ("Please confirm the default listening port of Redis", "Name the setting that ...")."""
+    return bool(
+        QUESTION_START.match(clause)
+        or _ASK.search(clause)
+        or _WH_WORD.search(clause)
+        or _IMPERATIVE.match(clause)
+    )
+
+
+#: A clause that asks by telling the reader what to do.
+_IMPERATIVE = re.compile(
+    r"(?:please\s+)?(?:confirm|name|give|list|show|tell|explain|describe|state|specify|point|provide|suggest|"
+    r"recommend|check|verify|summari[sz]e|outline|compare|identify|clarify|detail|document)\b",
+    re.I,
+)
 
 
 def _list_of_three(parts: list[str]) -> list[str]:
@@ -570,6 +592,7 @@ def subject_of(text: str, limit: int = 5, *, asked: str = "") -> str:
             or "'" in word
             or "’" in word
             or lowered in _GENERIC_VERBS
+            or (lowered in _ORDINALS and (word[:1].isupper() or text[m.end() : m.end() + 1] == ","))
             or text[m.end() : m.end() + 1] == ":"
             or QUESTION_START.fullmatch(word)
         ):
@@ -621,14 +644,20 @@ def leans_back(sentence: str) -> bool:
     return any(
         bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS
         for part in (sentence, opening)
-    ) or goes_on(sentence)
+    )
 
 
-def goes_on(sentence: str) -> bool:
-    """An ask that goes on from the one before and names too little to be searched alone ("Also what does
-    Django use by default out of the box?"); "Also, how do we recover a stash that someone dropped?" names
-    its own topic."""
-    return bool(_GOES_ON.match(sentence)) and len(set(content_terms(sentence))) <= LEANING_TERMS
+def goes_on(sentence: str, before: str) -> bool:
+    """An ask that goes on from the ask ``before`` it and names too little to be searched alone ("Also what
+    does Django use by default out of the box?" after a question on Django's passwords): a few words, and
+    no name the question before does not name ("Also, how do we recover a stash that someone dropped?" and
+    "Also, is HTTP caching supported?" name their own topics)."""
+    own = {n.casefold() for n in named_things(sentence)}
+    return (
+        bool(_GOES_ON.match(sentence))
+        and len(set(content_terms(sentence))) <= LEANING_TERMS
+        and all(n in before.casefold() for n in own)
+    )
 
 
 def _standalone(sentence: str, subject: str, *, alone: bool = True) -> str:
