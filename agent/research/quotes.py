@@ -623,9 +623,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                     out.append(Window(first, follow_end, "example", continues=follow_end > own_end))
     # A sentence taken in twice is one window; an example cut off is none (a configuration that stops at
     # 'view "external" {' reads as a different configuration).
-    bounded = dict.fromkeys(
-        _bounded(text, w) for w in out if _kept(w)
-    )
+    bounded = dict.fromkeys(_bounded(text, w) for w in out if _kept(w))
     return [w for w in bounded if _worth_quoting(text[w.start : w.end], w.kind) and not _an_entry(passage, w)]
 
 
