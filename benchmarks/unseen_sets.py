@@ -41,7 +41,12 @@ terms left out; ingest skips 32 redirects and the contents page) and m4-doc 1.4.
 node pages, usr/share/doc/m4, 105 files flat; ingest skips the two index pages: 662 chunks) and
 python-pytest-doc 7.2.1-2 (pytest's Sphinx manual flattened with ``__`` for ``/``, ``how-to/cache.html`` as
 ``how-to__cache.html``: 64 pages, _modules/, announce/, search, genindex, py-modindex and 404 left out;
-ingest skips 4 contents pages: 2,796 chunks); ingest each
+ingest skips 4 contents pages: 2,796 chunks) and python-scrapy-doc 2.8.0-2 (Scrapy's Sphinx manual,
+usr/share/doc/python-scrapy-doc/html: 50 pages flattened with ``__`` for ``/``, ``topics/settings.html`` as
+``topics__settings.html``; search, genindex, py-modindex, 404, news.html (the release notes), _modules/,
+_static and _sources left out: 2,028 chunks) and sphinx-doc 5.3.0-4 (Sphinx's own manual,
+usr/share/doc/sphinx-doc/html: 93 pages flattened as Scrapy's; search, genindex, py-modindex, changes.html,
+_modules/, _static, _sources and _images left out; ingest skips 5 contents pages: 2,306 chunks); ingest each
 with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as

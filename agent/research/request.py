@@ -639,7 +639,7 @@ _OPENS_POINTING = re.compile(
 def leans_back(sentence: str) -> bool:
     """A short ask that points back to what was said before it ("What does Django provide for this?"), or
     one that opens so ("Which hook does that, and can we keep the hook scripts in the repository?": the
-    sentence before says what "that" is), or goes on from it ("Also, what is the default?")."""
+    sentence before says what "that" is). (One that goes on from the ask before it: ``goes_on``.)"""
     opening = re.split(r"[,;:]", sentence, maxsplit=1)[0]
     return any(
         bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS
