@@ -3550,6 +3550,12 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     planned.found_for = ["open_questions"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="open_questions"), 1)] == ["E3"]
     assert [g.items[0].id for g in select(groups([houston, planned], section="key_findings"), 1)] == ["E1"]
+    # A constraint's quote answers the background it was found for ("Our manual is maintained in Sphinx,
+    # Alabaster theme for the web version": the Alabaster theme's description had led a key findings on PDF
+    # output): it counts by its relevance to the request too.
+    background = paris.model_copy(update={"id": "E4", "chunk_id": "c4", "origin": "constraint"})
+    assert [g.items[0].id for g in select(groups([houston, background], section="key_findings"), 1)] == ["E1"]
+    assert [g.items[0].id for g in select(groups([houston, background]), 1)] == ["E1"]
 
 
 def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_chain_starts() -> None:

@@ -30,7 +30,7 @@ from sleuth.agent.research.asked_entry import in_entry
 from sleuth.agent.research.claim_names import heading_of, person_named, pointed_at
 from sleuth.agent.research.claim_text import OVERLAP_WORDS, SENTENCE_BREAK, one_line
 from sleuth.agent.research.code_lines import INTRO_WORDS
-from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence
+from sleuth.agent.research.evidence import ASIDE_ORIGINS, Evidence
 from sleuth.agent.research.history import asks_about_changes, is_history, release_of
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.text import (
@@ -496,8 +496,11 @@ def _weight(evidence: Evidence, section: str | None = None) -> float:
     may say nothing the request asks: weighed by that score, it had taken Houston's "... fourth-most populous
     city in the United States" place in the key findings. Likewise a template's question speaks for its own
     section only: a quote that answers "What is unknown, disputed or uncertain about ...?" well and the
-    request not at all, routed to the key findings, counts there by its relevance."""
-    if evidence.origin in LEAD_ORIGINS:
+    request not at all, routed to the key findings, counts there by its relevance. So does a constraint's:
+    it answers the background ("Our manual is maintained in Sphinx (reStructuredText, Alabaster theme)"),
+    and by that score the reST primer and the Alabaster theme had led a technical writer's key findings on
+    PDF output."""
+    if evidence.origin in ASIDE_ORIGINS:
         return evidence.relevance
     if section is not None and evidence.origin in TEMPLATE_ORIGINS and section not in evidence.found_for:
         return evidence.relevance
