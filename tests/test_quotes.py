@@ -239,8 +239,9 @@ def test_a_short_intro_comes_with_the_sentence_that_says_what_it_exemplifies() -
             "runtime, using the [PRAGMA foreign\\_keys](pragma.html#pragma_foreign_keys) command. For "
             "example:\n\n```\nsqlite> PRAGMA foreign_keys = ON;\n```\n\n"
             "The application can also use the pragma to query.",
-            "It must still be enabled by the application at runtime, using the PRAGMA foreign_keys command. "
-            "For example:\nsqlite> PRAGMA foreign_keys = ON;",
+            # (back to what "It" is)
+            "Foreign key constraints are disabled by default. It must still be enabled by the application at "
+            "runtime, using the PRAGMA foreign_keys command. For example:\nsqlite> PRAGMA foreign_keys = ON;",
         ),
         (
             "The easiest way to enable SSL is to start the server in adhoc-mode. In that case Werkzeug will "
@@ -3556,6 +3557,30 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     background = paris.model_copy(update={"id": "E4", "chunk_id": "c4", "origin": "constraint"})
     assert [g.items[0].id for g in select(groups([houston, background], section="key_findings"), 1)] == ["E1"]
     assert [g.items[0].id for g in select(groups([houston, background]), 1)] == ["E1"]
+    # ... and its score for the background is no relevance to the request: the judge reads it against the
+    # asks (``Citation.directness``) as it reads a lead's.
+    text = "Alabaster theme is a modified Sphinx theme."
+    hit = Passage(chunk_id="alabaster-0", document_id="theming", title="Theming", text=text, rank=0)
+    whole = Window(0, len(text), "sentence")
+    told = Question("c1", "Our manual uses Sphinx, Alabaster theme.", ["answer"], origin="constraint")
+    asked = Question("a1", "Which LaTeX engine handles Unicode?", ["answer"], origin="ask")
+    assert new_evidence(told, hit, readable(text), whole, 1.9).relevance == 0.0
+    assert new_evidence(asked, hit, readable(text), whole, 1.9).relevance == 1.9
+
+
+def test_an_intro_takes_the_sentences_before_it_back_to_one_that_names_its_thing() -> None:
+    """Sphinx's latex_show_urls (its values in the next chunk): the intro took the sentence before it, "This
+    is very useful for printed copies of the manual.", which points back in turn; the claim never said what
+    the setting does."""
+    reader = readable(
+        "latex_show_urls\n\nControl whether to display URL addresses. This is very useful for printed "
+        "copies of the manual. The setting can have the following values:",
+        "- 'no' - do not display URLs (default)\n- 'footnote' - display URLs in footnotes\n- 'inline' - "
+        "display URLs inline in parentheses",
+    )
+    quotes = quoted(reader, split_end=True)
+    assert any(q.startswith("Control whether") and q.endswith("inline in parentheses") for q in quotes)
+    assert not any(q.startswith("This is very useful") for q in quotes)
 
 
 def test_a_paragraph_that_leans_on_one_that_leans_back_is_quoted_from_where_the_chain_starts() -> None:

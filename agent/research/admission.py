@@ -61,6 +61,11 @@ from sleuth.retrieval.encoders import SparseVector
 
 #: Question origins whose searches are the request's own (their top documents make the backbone).
 OWN_SEARCHES = ("query", "ask", "constraint")
+#: ... and those whose question is the request or one of its asks: their score is a quote's relevance to the
+#: request. A constraint's quote answers the background ("Our manual is maintained in Sphinx, Alabaster
+#: theme"); scored so, the reST primer and the Alabaster theme had led the key findings on PDF output: it is
+#: judged against the asks like any other (``Citation.directness``).
+ASKED_SEARCHES = ("query", "ask")
 #: Next chunks by id (content), for passages that end on a colon.
 Following = Callable[[Sequence[str]], dict[str, str]]
 
@@ -92,7 +97,7 @@ def new_evidence(
         sections=list(question.sections),
         found_for=list(question.sections),
         score=round(score, 4),
-        relevance=round(score, 4) if question.origin in OWN_SEARCHES else 0.0,
+        relevance=round(score, 4) if question.origin in ASKED_SEARCHES else 0.0,
         continued_in=passage.next_chunk_id if window.continues else None,
         code_at=trailing_code(reader, window),
         term=term_above(reader, window),

@@ -517,6 +517,19 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         # start the server in adhoc-mode. In that case Werkzeug will generate an SSL
                         # certificate for you:").
                         start = spans[i - 1][0]
+                        j = i - 1
+                        while (
+                            j > 0
+                            and not cut[j - 1]
+                            and _OPENS_BY_POINTING_BACK.match(text[spans[j][0] : spans[j][1]])
+                            and follow_end - spans[j - 1][0] <= MAX_EXAMPLE_CHARS
+                        ):
+                            # ... and that sentence's own, where it points back too ("Control whether to
+                            # display URL addresses. This is very useful for printed copies of the manual.
+                            # The setting can have the following values:": quoted from "This is", the claim
+                            # never said what latex_show_urls does)
+                            j -= 1
+                            start = spans[j][0]
                     elif (
                         i == 0
                         and len(words(sentence)) < INTRO_WORDS
