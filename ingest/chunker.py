@@ -47,7 +47,9 @@ _CHUNK_TYPES: dict[ElementKind, ChunkType] = {
 #: links to the site's pages (a Texinfo manual's top page) is a table of contents.
 #: 2026.11.29: a synopsis ("http-request deny [ { status | deny_status } <code>] [ ... ]*") is a term line,
 #: however many words its argument groups hold.
-CHUNKER_VERSION = "2026.11.29"
+#: 2026.11.30: a Texinfo definition's line with a category of the manual's own ("Pop3d Conf: login-delay
+#: duration") is a term line.
+CHUNKER_VERSION = "2026.11.30"
 _ID_NAMESPACE = uuid.UUID("6f1c3c2e-5d0b-4f5e-9a57-8f1b2b7f0c11")
 _WORD_START = re.compile(r"\s\S")
 

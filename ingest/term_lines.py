@@ -52,6 +52,20 @@ _DEFINITION = re.compile(
     r"Procedure|Method|Class|Structure|Parameter|Property|Event|Symbol|Builtin|Composite)"
     r"|Data Type|Method on \S+|Operation on \S+):\s+(\S.*)$"
 )
+#: ... and with a category of the manual's own (``@deffn {Pop3d Conf} login-delay duration``: GNU
+#: Mailutils' "Pop3d Conf: login-delay duration", "Sieve Conf: ...", "Mail command: set ..."): up to three
+#: words, the first capitalised, then a name in code that opens in lower case or with a sign.
+_OWN_CATEGORY = re.compile(r"^([A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}):\s+([a-z%@$.<-]\S*(?:\s.*)?)$")
+#: Labels of a record's fields and of asides, which no category is ("Default: 0", "Type: int", "Context:
+#: server config", "See also: sqlite3_data_count()", "Note: ..."). Compared lower case, the whole label.
+_NO_CATEGORY = frozenset(
+    """see also note notes warning warnings example examples tip tips hint important caution danger attention
+    default defaults type types return returns raises parameters parameter value values usage context scope
+    status module modules compatibility since deprecated changed new added version versions syntax override
+    overrides summary description source author authors license copyright date platform platforms
+    availability output input result results error errors answer question subject from to cc reply-to
+    format requires required optional arguments argument options example usage""".split()
+)
 #: A name in code: a sign, a dot, an underscore, a bracket, a hyphen inside a word, or capitals.
 _NAME_IN_CODE = re.compile(r"[%@$*_.()<>{}\[\];]|\w-\w|\b[A-Z][A-Z0-9]+\b")
 
@@ -59,7 +73,17 @@ _NAME_IN_CODE = re.compile(r"[%@$*_.()<>{}\[\];]|\w-\w|\b[A-Z][A-Z0-9]+\b")
 def defined_name(line: str) -> str | None:
     """What a definition's line defines, its kind left out ("YYABORT ;" of "Macro: YYABORT ;"), or None when
     ``line`` is no such line."""
-    found = _DEFINITION.match(" ".join(line.split()))
+    line = " ".join(line.split())
+    found = _DEFINITION.match(line)
+    if found is None:
+        own = _OWN_CATEGORY.match(line)
+        label = own.group(1).casefold() if own is not None else ""
+        if own is not None and label not in _NO_CATEGORY and label.split()[0] not in _NO_CATEGORY:
+            found = own
+            rest = own.group(2)
+            if rest.endswith((".", "!", "?", ":", ",")) or len(rest.split()) > TERM_WORDS:
+                return None
+            return rest
     if (
         found is None
         or len(found.group(1).split()) > TERM_WORDS

@@ -1106,6 +1106,21 @@ def _extended_from(passage: Readable, opening: str) -> str:
     return passage.text[found.start : extended(passage.text, found, cut).end]
 
 
+def test_a_quote_takes_in_the_sentence_after_it_that_leans_on_it() -> None:
+    """GNU Mailutils' login delay: "The pop3d utility keeps each user's last login time in a special DBM file,
+    called login statistics database ... By default, the login statistics database is called
+    /var/run/pop3-login.db." The second sentence leans on the first, so its window opens there too, and the
+    quote of the first never took it in: the path was never quoted."""
+    passage = readable(
+        "The pop3d utility keeps each user's last login time in a special DBM file, called login statistics "
+        "database, so to be able to use this feature, Mailutils must be compiled with DBM support. By "
+        "default, the login statistics database is called /var/run/pop3-login.db. You can change its name "
+        "using stat-file configuration statement:\n\n```\nlogin-delay 60;\nstat-file /tmp/pop.login.db;\n```"
+        "\n\nThe login delay facility will be enabled only if pop3d can write the database."
+    )
+    assert _extended_from(passage, "The pop3d utility").endswith("is called /var/run/pop3-login.db.")
+
+
 def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragraph() -> None:
     # Django's "Running tests in parallel": the option to use is only in the pointer after the sentence.
     passage = readable(
@@ -1122,7 +1137,9 @@ def test_a_quote_takes_in_the_pointer_to_a_name_in_code_that_closes_its_paragrap
     assert quoted.endswith("See test --parallel.") and "](" not in quoted
     # A pointer that names nothing in code adds nothing; one followed by more of its paragraph is no close.
     assert _extended_from(passage, "Transactions").endswith("each other's rows.")
-    assert "See" not in _extended_from(passage, "Each test case")
+    # (a sentence after it that leans back on the quote is taken in, with the pointer between them as its
+    # own window quotes it: "It" is the test case)
+    assert _extended_from(passage, "Each test case").endswith("It wraps each test in a transaction.")
     # A closing sentence that introduces code ("... as follows:") is no pointer: without its code it says
     # nothing (GNU Awk's "Then the split() function is called as follows:" closed a quote on SUBSEP).
     awk = readable(
@@ -3615,6 +3632,18 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert is_term_line("Directive: %define lr.type type")
     for label in ("Note: this is important.", "Step 1: Install it", "Default Value: lalr", "Options: see."):
         assert defined_name(label) is None
+    # A category of the manual's own (GNU Mailutils' "Pop3d Conf: login-delay duration" over "Set the minimal
+    # allowed delay between two successive logins.": the description had been quoted without its name) ...
+    assert defined_name("Pop3d Conf: login-delay duration") == "login-delay duration"
+    assert defined_name("Mail command: alias [alias [address...]]") == "alias [alias [address...]]"
+    mailutils = readable(
+        "Pop3d Conf: login-delay duration\n\nSet the minimal allowed delay between two successive logins. "
+        "See Login delay, for more information.\n\nPop3d Conf: stat-file file\n\nName of the statistics file."
+    )
+    assert quoted(mailutils)[0].startswith("Pop3d Conf: login-delay duration\n\nSet the minimal")
+    # ... but no record's field nor an aside ("Default: 0", "Type: int", "See also: sqlite3_data_count()")
+    for label in ("Default: 0", "Default: 'footnote'", "Type: int", "See also: sqlite3_data_count()"):
+        assert defined_name(label) is None and not is_term_line(label)
     listed = (
         "### 3.7.14 %define Summary\n\n**Directive: %define lr.type type**\n\n- Language(s): all\n"
         "- Purpose: Specify the type of parser tables within the LR(1) family.\n"

@@ -139,6 +139,24 @@ def extended(text: str, window: Window, cut: Sequence[Window]) -> Window:
     end = window.end
     while True:
         following = next((w for w in cut if w.start >= end), None)
+        # (a sentence that leans on this one has its window open where this one does, or before: "The pop3d
+        # utility keeps each user's last login time in a special DBM file ... By default, the login statistics
+        # database is called /var/run/pop3-login.db." was never taken in, and the path never quoted)
+        leaning = min(
+            (
+                w
+                for w in cut
+                if w.start < end < w.end
+                and w.start <= window.start
+                and w.kind == "sentence"
+                and not w.continues
+                and "\n" not in text[end : w.end]
+            ),
+            key=lambda w: w.end,
+            default=None,
+        )
+        if leaning is not None and (following is None or leaning.end <= following.end):
+            following = leaning
         if (
             following is None
             or following.kind != "sentence"
