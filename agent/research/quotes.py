@@ -766,6 +766,17 @@ _SENTENCE_STOPS = (".", "!", "?", ":", ";")
 _FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z()]+){0,2}:\s+\S")
 
 
+def _field_of_record(line: str) -> bool:
+    """Whether a paragraph is one field line of a record ("Default: True", "Type: int"), no term line."""
+    line = line.strip()
+    return (
+        "\n" not in line
+        and len(line.split()) <= TERM_WORDS
+        and _FIELD_LINE.match(line) is not None
+        and not is_term_line(line)
+    )
+
+
 def _record_heading(text: str, blocks: Sequence[Block], k: int) -> int | None:
     """The heading over the record whose description opens at block ``k``: the blocks between are one-line
     fields each ("Default: 2621440 (i.e. 2.5 MB)."), at least one; None when there is no such record."""
@@ -1320,6 +1331,13 @@ def _first_term(text: str, blocks: Sequence[Block], k: int) -> int:
     return first
 
 
+#: Types a Texinfo definition names before the thing (``@deftypevr {mail} boolean nullbody``).
+_TYPE_WORDS = frozenset(
+    "boolean bool string str number numeric int integer float double char long short unsigned void size "
+    "list time duration".split()
+)
+
+
 def _name_of(term: str) -> str:
     """What a term line names, its arguments left out: "option http-check disable-on-404" whole (not
     "option", which "When this option is set" says of any), "set server" of "set server <backend>/<server>
@@ -1327,6 +1345,17 @@ def _name_of(term: str) -> str:
     called = signature_name(term)
     if called is not None:
         return called.rsplit(".", 1)[-1]
+    defined = defined_name(term)
+    if defined is not None and ":" in term:
+        # (a definition's name, its category and its type left out: "nullbody" of GNU Mailutils' "mail:
+        # boolean nullbody", "login-delay" of "Pop3d Conf: login-delay duration")
+        parts = defined.split()
+        if len(parts) > 1 and parts[0].casefold() in _TYPE_WORDS:
+            parts = parts[1:]
+        if not parts or signature_name(" ".join(parts)) is not None:
+            return _name_of(" ".join(parts)) if parts else term
+        # (the name and its arguments: the name; a directive's keyword with what it sets: "%define lr.type")
+        return " ".join(parts[:2]) if parts[0][:1] in "%@." and len(parts) > 1 else parts[0].rstrip(";")
     return re.split(r"\s+[<\[{(]|\s*:\s", term, maxsplit=1)[0].strip() or term
 
 
@@ -1345,7 +1374,12 @@ def _describes(text: str, blocks: Sequence[Block], j: int) -> bool:
     while (
         k < len(blocks)
         and blocks[k].kind == "paragraph"
-        and is_term_line(text[blocks[k].start : blocks[k].end])
+        and (
+            is_term_line(text[blocks[k].start : blocks[k].end])
+            # (and past the record's fields: GNU Mailutils' "mail: boolean nullbody" over "Default: True"
+            # over "Controls whether mail accepts messages with an empty body.")
+            or _field_of_record(text[blocks[k].start : blocks[k].end])
+        )
     ):
         k += 1
     if k >= len(blocks) or blocks[k].kind != "paragraph":
@@ -1383,6 +1417,8 @@ def term_above(passage: Readable, window: Window) -> str | None:
         if block.kind == "heading":
             return None
         line = text[block.start : block.end].strip()
+        if block.kind == "paragraph" and _field_of_record(line):
+            continue  # a field of the record between its term and its description ("Default: True")
         if (
             block.kind == "paragraph"
             and not line.endswith(_STOPS)

@@ -112,7 +112,12 @@ _PLEASANTRY = re.compile(
     re.I,
 )
 _THANKS = re.compile(r"^(?:thanks?|thank you|many thanks|cheers)\b", re.I)
-_DEICTIC = re.compile(r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here)\b", re.I)
+#: (and "both", "either": "How do I fix both?" after the two problems it names had been searched alone)
+_DEICTIC = re.compile(
+    r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here|both|either|the two|"
+    r"each of them)\b",
+    re.I,
+)
 #: A sentence seeming to end on one of these goes on (an initialism, "e.g.", "Dr."); "etc." and a lone
 #: capital ("plan B.") end sentences as often as not, and a line break always ends one.
 _ENDS_ON_ABBREVIATION = re.compile(
