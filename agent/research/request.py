@@ -62,6 +62,14 @@ _ASK = re.compile(
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
     # ... or a way to do something, which asks how ("We need a way to tell the checker to not even try
     # certain URL patterns.": read as background, the report never looked for linkcheck_ignore)
+    # ... or wished for ("I'd like every request on the session to raise an exception for error statuses",
+    # "I'd like setup and teardown of that task written as one unit": both had been read as background)
+    r"(?:i|we)(?:'d|’d| would) like (?!to\b)(?:[\w/-]+ ){1,6}?"
+    r"(?:\w+ed|written|done|made|kept|built|sent|shown|given|taken|held|readable|available|accessible|"
+    r"visible|writable|public|private)\b|"
+    r"(?:i|we)(?:'d|’d| would) like (?:the|our|all|every|each|any|its|their) "
+    r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
+    r"(?:i|we) (?:also |really )?want (?:the|our|all|every|each|any) (?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
     r"(?:i|we) (?:also |still |really )?need (?:a|an|some|any) (?:[\w-]+ ){0,2}?"
     r"(?:way|means|option|setting|mechanism|method|tool|switch|flag|command|hook) (?:to|of|for|that)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
@@ -283,6 +291,22 @@ def understand(text: str) -> Request:
                 asks.append(f"{previous} {sentence}")
             else:
                 before = ""
+                if (
+                    len(held) > 1
+                    and previous
+                    and previous_kind == "context"
+                    and _OPENS_POINTING.search(held[0])
+                    and leans_back(held[0])
+                    and _same_paragraph(text, previous, sentence)
+                    # (background tells the user's case; a sentence to the assistant is none: "I'd like you
+                    # to play the role of a performance engineer ... Explain why this happens ...")
+                    and not re.search(r"\byou\b", previous, re.I)
+                ):
+                    # ... and so does the first of several questions in one sentence ("Anything bigger than
+                    # about a megabyte is rejected with "413 Request Entity Too Large" ... Which setting
+                    # in aiohttp produces that limit, what is its default value, and where do we raise
+                    # it?": asked with its first question, whose words the questions after it lean on)
+                    background = background or [previous]
                 for clause in held:
                     lead = subject_of(_ROLE_GIVEN.sub("", before), limit=4) if before else ""
                     if lead and leans_back(clause):
@@ -302,6 +326,14 @@ def understand(text: str) -> Request:
     if not asks:  # a request that asks nothing explicitly asks about its subject
         asks = [subject] if subject else [" ".join(text.split())[:400]]
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
+
+
+def _same_paragraph(text: str, a: str, b: str) -> bool:
+    """Whether sentences ``a`` and ``b`` of ``text`` stand in one paragraph (a blank line parts paragraphs; a
+    request written on one line is one)."""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
+    where = [next((k for k, p in enumerate(paragraphs) if " ".join(s.split())[:60] in p), -1) for s in (a, b)]
+    return where[0] >= 0 and where[0] == where[1]
 
 
 #: A sentence that opens one item of the request's list of things ("Second, the printed copy is useless if
@@ -451,7 +483,9 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
             cuts = [m for m in _ITEM_LIST.finditer(body) if _depth(body, m.start()) == 0]
             bounds = [0, *(x for m in cuts for x in (m.start(), m.end())), len(body)]
             items = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
-            if len(items) >= 3 and all(len(words(i)) >= 2 for i in items):
+            # (never one question after a label: "Related: when the pod receives SIGTERM, how long does the
+            # server wait ..., and is that configurable?" had asked "When the pod receives SIGTERM?")
+            if len(items) >= 3 and all(len(words(i)) >= 2 for i in items) and not _CONDITION.match(items[0]):
                 parts = items
     parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 2]
     if len(parts) < 2:
