@@ -960,6 +960,27 @@ def test_a_wish_for_a_state_of_things_is_an_ask() -> None:
         assert classify(told) != "ask", told
 
 
+def test_asks_of_a_mail_administrator_read_as_meant() -> None:
+    """GNU Mailutils (a helper's held-out set): "Related to that, ...; what decides the file permissions?"
+    asks its own question (merged with the need before it, neither was answered); "I need delivery to report
+    a temporary failure instead" is a need without an article; "What do the keys and values in that database
+    need to look like for those two cases?" means the two cases the constraint before it names."""
+    request = understand(
+        "We run imap4d on Debian for 120 staff.\n\nOur old server kept IMAP folders under a subdirectory "
+        "called imap in each user's home, and we need imap4d to map the folder root there instead. Related "
+        "to that, the coordinators want folders they create to be writable by their Unix group; what decides "
+        "the file permissions of mailboxes created over IMAP?\n\nMost accounts should get one standard "
+        "limit, and a handful of internal accounts must have no limit at all. What do the keys and values "
+        "in that database need to look like for those two cases?"
+    )
+    assert request.asks[0].endswith("there instead.")
+    assert request.asks[1].startswith("Related to that") and request.asks[1].endswith("over IMAP?")
+    assert request.asks[2].startswith("Most accounts should get") and request.asks[2].endswith("two cases?")
+    assert classify("I need delivery to report a temporary failure instead in that situation.") == "ask"
+    for told in ("I need access to the server.", "We need time to think about it."):
+        assert classify(told) != "ask", told
+
+
 def test_questions_that_point_at_the_background_before_them_are_asked_with_it() -> None:
     """aiohttp's manual: "Which setting in aiohttp produces that limit, what is its default value, and where
     do we raise it?" had been searched without the 413 the sentence before it tells of; "Related: when the

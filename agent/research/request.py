@@ -60,6 +60,9 @@ _ASK = re.compile(
     r"(?!(?:answer|report|reply|solution|fix|change|decision|write-?up|summary|briefing|memo)\b)"
     r"(?:(?:[\w/-]+ ){1,3}?(?:\w+ed|readable|available|accessible|visible|writable|public|private)|"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
+    # (a thing without its article, "I need delivery to report a temporary failure instead")
+    r"(?:i|we) (?:also |still |really )?need (?!(?:to|a|an|some|any|more|time|help|access|you)\b)[a-z][\w-]* "
+    r"(?:[\w/-]+ ){0,2}?to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+|"
     # ... or a way to do something, which asks how ("We need a way to tell the checker to not even try
     # certain URL patterns.": read as background, the report never looked for linkcheck_ignore)
     # ... or wished for ("I'd like every request on the session to raise an exception for error statuses",
@@ -281,7 +284,7 @@ def understand(text: str) -> Request:
             elif (
                 len(held) == 1
                 and previous
-                and previous_kind == "context"
+                and previous_kind in ("context", "constraint")
                 and _OPENS_POINTING.search(sentence)
             ):
                 # ... and so does a longer question that points at what the background just before it
@@ -746,12 +749,22 @@ _OPENS_POINTING = re.compile(
 def leans_back(sentence: str) -> bool:
     """A short ask that points back to what was said before it ("What does Django provide for this?"), or
     one that opens so ("Which hook does that, and can we keep the hook scripts in the repository?": the
-    sentence before says what "that" is). (One that goes on from the ask before it: ``goes_on``.)"""
+    sentence before says what "that" is), not by a phrase that only links it ("Related to that, the project
+    coordinators want ...; what decides the file permissions ...?" asks its own question). (One that goes
+    on from the ask before it: ``goes_on``.)"""
     opening = re.split(r"[,;:]", sentence, maxsplit=1)[0]
+    parts = (sentence,) if _LINKS_ONLY.match(opening) else (sentence, opening)
     return any(
-        bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS
-        for part in (sentence, opening)
+        bool(_DEICTIC.search(part)) and len(set(content_terms(part))) <= LEANING_TERMS for part in parts
     )
+
+
+#: An opening that only links a sentence to the one before it.
+_LINKS_ONLY = re.compile(
+    r"^\s*(?:(?:and|but|also)\s+)?(?:related to|apart from|besides|on top of|in addition to|along with|"
+    r"similar to|further to|following on from|because of|after|despite)\s+(?:that|this|it|those|these)\s*$",
+    re.I,
+)
 
 
 def goes_on(sentence: str, before: str) -> bool:
