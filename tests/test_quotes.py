@@ -1177,6 +1177,24 @@ def _extended_from(passage: Readable, opening: str) -> str:
     return passage.text[found.start : extended(passage.text, found, cut).end]
 
 
+def test_a_version_note_alone_is_no_quote() -> None:
+    """aiohttp's and Sphinx's references: "New in version 3.7." had been a claim of its own ("bool default is
+    False — New in version 3.7.") and the antecedent of "This extension is meant to help ..."."""
+    assert quoted(readable("sock_read\n\nMaximal number of seconds for reading.\n\nNew in version 3.3.")) == [
+        "sock_read\n\nMaximal number of seconds for reading."
+    ]
+    extlinks = quoted(
+        readable(
+            "New in version 1.0.\n\nThis extension is meant to help with many external links. It does so "
+            "by providing aliases to base URLs."
+        )
+    )
+    assert extlinks and all(q.startswith("This extension is meant") for q in extlinks)
+    # (a note that says what changed says something)
+    changed = "Changed in version 3.4: The linkcheck builder retries links when servers apply rate limits."
+    assert quoted(readable(changed)) == [changed]
+
+
 def test_a_quote_takes_in_the_sentence_after_it_that_leans_on_it() -> None:
     """GNU Mailutils' login delay: "The pop3d utility keeps each user's last login time in a special DBM file,
     called login statistics database ... By default, the login statistics database is called

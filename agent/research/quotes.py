@@ -545,13 +545,17 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                         start = s if before is None else before
                     out.append(Window(start, follow_end, "intro", continues=follow_end > own_end))
                 continue  # an intro alone says nothing
-            if is_pointer(sentence):
-                continue  # nor with the sentence after it: a quote opens on what it says, not on "See ..."
+            if is_pointer(sentence) or _VERSION_NOTE.match(sentence.strip()):
+                # nor with the sentence after it: a quote opens on what it says, not on "See ..." nor on "New
+                # in version 1.0." (a version note alone had been a claim: "bool default is False — New in
+                # version 3.7.")
+                continue
             first, stop = s, e
             j = i  # back to the sentence that names what "it ... it ..." is about, while the quote fits
             while (
                 j > 0
                 and not cut[j - 1]
+                and not _VERSION_NOTE.match(text[spans[j - 1][0] : spans[j - 1][1]].strip())
                 and stop - spans[j - 1][0] <= MAX_QUOTE_CHARS
                 and _leans_back(
                     text[spans[j][0] : spans[j][1]],
@@ -764,6 +768,13 @@ _SENTENCE_STOPS = (".", "!", "?", ":", ";")
 #: A record's field line: a label of up to three words, a colon, a value ("Default: `2621440` (i.e. 2.5 MB).",
 #: "Type: int", "Introduced: 5.0").
 _FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z()]+){0,2}:\s+\S")
+
+
+#: A version note and nothing else ("New in version 1.0.", "Deprecated since version 3.2."): it says when, not
+#: what.
+_VERSION_NOTE = re.compile(
+    r"^(?:New|Added|Changed|Deprecated|Removed)(?: in| since)? version [\w.]+\.?$", re.I
+)
 
 
 def _field_of_record(line: str) -> bool:
@@ -1471,7 +1482,9 @@ def _leant_on(text: str, blocks: Sequence[Block], k: int, opening: tuple[int, in
     if blocks[k - 1].kind != "paragraph":
         return None
     before = _sentences(text, blocks[k - 1].start, blocks[k - 1].end)
-    return before[-1][0] if before else None
+    if not before or _VERSION_NOTE.match(text[before[-1][0] : before[-1][1]].strip()):
+        return None  # ("New in version 1.0." over "This extension is meant to ...": no antecedent)
+    return before[-1][0]
 
 
 #: A table of at most this many rows (a header and one row) is the record of what the paragraph after it
