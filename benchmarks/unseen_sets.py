@@ -46,8 +46,12 @@ usr/share/doc/python-scrapy-doc/html: 50 pages flattened with ``__`` for ``/``, 
 ``topics__settings.html``; search, genindex, py-modindex, 404, news.html (the release notes), _modules/,
 _static and _sources left out: 2,028 chunks) and sphinx-doc 5.3.0-4 (Sphinx's own manual,
 usr/share/doc/sphinx-doc/html: 93 pages flattened as Scrapy's; search, genindex, py-modindex, changes.html,
-_modules/, _static, _sources and _images left out; ingest skips 5 contents pages: 2,306 chunks); ingest each
-with ``sleuth ingest DIR --index IDX``.
+_modules/, _static, _sources and _images left out; ingest skips 5 contents pages: 2,306 chunks) and
+python-aiohttp-doc 3.8.4-1+deb12u1 (aiohttp's Sphinx manual: 34 pages; search, genindex, py-modindex,
+changes.html (a stub in Debian) and the release notes whats_new_1_1 and whats_new_3_0 left out; ingest skips 5
+contents pages: 1,215 chunks) and mailutils-doc 1:3.15-4 (the GNU Mailutils manual's makeinfo node pages,
+usr/share/doc/mailutils/mailutils.html: 228 of its 306 files, the 72 redirect pages, the five index pages and
+the contents page left out: 1,217 chunks); ingest each with ``sleuth ingest DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
