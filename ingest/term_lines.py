@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TERM_WORDS", "defined_name", "is_term_line", "signature_name"]
+__all__ = ["TERM_WORDS", "TYPE_WORDS", "defined_name", "is_term_line", "signature_name"]
 
 #: A term line has at most this many words ("set server <backend>/<server> state [ ready | drain | maint ]"),
 #: its optional and alternative arguments aside (``_ARGUMENTS``).
@@ -64,7 +64,12 @@ _NO_CATEGORY = frozenset(
     status module modules compatibility since deprecated changed new added version versions syntax override
     overrides summary description source author authors license copyright date platform platforms
     availability output input result results error errors answer question subject from to cc reply-to
-    format requires required optional arguments argument options example usage""".split()
+    format requires required optional arguments argument options homepage units unit""".split()
+)
+#: Types a Texinfo definition names before the thing (``@deftypevr {mail} boolean nullbody``).
+TYPE_WORDS = frozenset(
+    "boolean bool string str number numeric int integer float double char long short unsigned signed void "
+    "size list time duration const struct enum".split()
 )
 #: A name in code: a sign, a dot, an underscore, a bracket, a hyphen inside a word, or capitals.
 _NAME_IN_CODE = re.compile(r"[%@$*_.()<>{}\[\];]|\w-\w|\b[A-Z][A-Z0-9]+\b")
@@ -79,11 +84,19 @@ def defined_name(line: str) -> str | None:
         own = _OWN_CATEGORY.match(line)
         label = own.group(1).casefold() if own is not None else ""
         if own is not None and label not in _NO_CATEGORY and label.split()[0] not in _NO_CATEGORY:
-            found = own
             rest = own.group(2)
-            if rest.endswith((".", "!", "?", ":", ",")) or len(rest.split()) > TERM_WORDS:
+            parts = rest.split()
+            if (
+                rest.endswith((".", "!", "?", ":", ","))
+                or len(parts) > TERM_WORDS
+                or "://" in rest
+                or re.search(r"\S@\S+\.", rest)  # (a label's link or address: "Bug reports: bug-x@gnu.org")
+            ):
                 return None
-            return rest
+            # A name in code ("login-delay duration", "alias [alias [address...]]"), or a type and a name
+            # ("boolean nullbody"); not words after a label ("Python: pip install foo", "Units: seconds").
+            typed = len(parts) >= 2 and parts[0].casefold() in TYPE_WORDS
+            return rest if typed or _NAME_IN_CODE.search(rest) else None
     if (
         found is None
         or len(found.group(1).split()) > TERM_WORDS

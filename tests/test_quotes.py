@@ -923,7 +923,11 @@ def test_an_item_that_opens_on_background_is_asked_with_it() -> None:
         and "We need the URLs" in (request.asks[0])
     )
     assert request.asks[1].startswith("Third: every sub-directory") and request.asks[1].endswith("document?")
-    assert len(request.asks) == 2 and not request.constraints
+    assert len(request.asks) == 2
+    # (a constraint that opens an item stays one: "can't" rules something in or out on its own)
+    assert request.constraints == [
+        "Second, the printed copy is useless if readers can't see where the hyperlinks go."
+    ]
     # Not across a further item, nor beyond two sentences of background, nor before a list of asks.
     far = understand(
         "We run Sphinx nightly on a runner.\n\nFirst, the runner is slow. It has two cores. Nobody knows "
@@ -1003,6 +1007,46 @@ def test_questions_that_point_at_the_background_before_them_are_asked_with_it() 
         "Explain why this happens with the Django ORM, which QuerySet methods fix it, and what else helps."
     )
     assert other.asks[0].startswith("Explain why this happens")
+
+
+def test_what_is_no_ask_stays_none() -> None:
+    """A review's cases: wishes and needs about the answer itself, a procedure told after a condition, a
+    condition on the assistant's answer, "either ... or" (no pointer back), a list that opens on "when to"."""
+    for told in (
+        "We need the summary to fit on one page.",
+        "I need it to work on Windows as well.",
+        "We need everyone to sign off before release.",
+        "I'd like the answer kept short.",
+        "We would like the report written in German.",
+        "We would like everything done without downtime.",
+        "If a user forgets it, the admin can reset it, give them a temporary one, and log the change.",
+        "If you quote the manual, include the section number.",
+    ):
+        assert classify(told) != "ask", told
+    either = understand(
+        "Our sessions are stored in the database.\n\nPlease explain how Django's cache framework can store "
+        "sessions instead. Should we use either Redis or Memcached?"
+    )
+    assert len(either.asks) == 2
+    after = understand(
+        "The upstream smarthost goes down for maintenance for an hour every week. After that, how long does "
+        "Postfix keep the deferred messages before it bounces them?"
+    )
+    assert after.asks == [after.text]  # ("after that" points back; "Related to that" only links)
+    assert (
+        len(clauses("Please cover the following: when to rotate the keys, key sizes, and safe storage.")) == 3
+    )
+    # An item's background is never another paragraph's, and a need asked with the item keeps it.
+    apart = understand(
+        "We build docs nightly.\n\nThe first trial went badly. Anything over a megabyte is rejected.\n\n"
+        "Which setting produces that limit, what is its default, and where do we raise it?"
+    )
+    assert apart.asks[0].startswith("Which setting produces that limit")
+    second = understand(
+        "Our extension collects steps.\n\nSecond, with -j auto Sphinx falls back to serial reading. We need "
+        "the extension to declare that it's parallel safe. What does setup() have to return for that?"
+    )
+    assert second.asks == [second.text.split("\n\n")[1]]
 
 
 def test_a_need_for_a_way_and_a_bid_after_a_condition_are_asks() -> None:
@@ -1190,9 +1234,20 @@ def test_a_version_note_alone_is_no_quote() -> None:
         )
     )
     assert extlinks and all(q.startswith("This extension is meant") for q in extlinks)
-    # (a note that says what changed says something)
+    # (a note that says what changed says something, as does a deprecation)
     changed = "Changed in version 3.4: The linkcheck builder retries links when servers apply rate limits."
     assert quoted(readable(changed)) == [changed]
+    assert any(
+        q.startswith("Deprecated since version 3.2.")
+        for q in quoted(readable("The foo() function returns open handles. Deprecated since version 3.2."))
+    )
+    # An intro's walk back stops at a version note and at a pointer.
+    for opening in ("New in version 1.0.", "See the ENGINE setting below for other database types."):
+        intro = readable(
+            f"{opening} This is very useful for printed copies. The setting can have these values:\n\n"
+            "- 'no' - do not display URLs\n- 'footnote' - display URLs in footnotes"
+        )
+        assert not any(q.startswith(opening) for q in quoted(intro)), opening
 
 
 def test_a_quote_takes_in_the_sentence_after_it_that_leans_on_it() -> None:
@@ -3672,6 +3727,12 @@ def test_a_leads_quote_is_chosen_by_what_it_says_of_the_request() -> None:
     asked = Question("a1", "Which LaTeX engine handles Unicode?", ["answer"], origin="ask")
     assert new_evidence(told, hit, readable(text), whole, 1.9).relevance == 0.0
     assert new_evidence(asked, hit, readable(text), whole, 1.9).relevance == 1.9
+    # Found by both, it keeps the ask's judged relevance (0.0 is "not judged yet", not a better score).
+    ledger = Ledger(50)
+    ledger.add(new_evidence(asked, hit, readable(text), whole, -3.0))
+    ledger.add(new_evidence(told, hit, readable(text), whole, 1.9))
+    (kept,) = list(ledger)
+    assert kept.origin == "ask" and kept.relevance == -3.0
 
 
 def test_an_intro_takes_the_sentences_before_it_back_to_one_that_names_its_thing() -> None:
@@ -3740,9 +3801,33 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     )
     cut = windows(record)
     assert [term_above(record, w) for w in cut] == ["mail: boolean nullbody"] * len(cut)
-    # ... but no record's field nor an aside ("Default: 0", "Type: int", "See also: sqlite3_data_count()")
-    for label in ("Default: 0", "Default: 'footnote'", "Type: int", "See also: sqlite3_data_count()"):
-        assert defined_name(label) is None and not is_term_line(label)
+    # (its name is "nullbody", not its type: a description that says "boolean" does not name it)
+    typed = readable(
+        "mail: boolean nullbody\n\nDefault: True\n\nWhether mail sends an empty body (a boolean)."
+    )
+    assert [term_above(typed, w) for w in windows(typed)] == ["mail: boolean nullbody"]
+    # ... but no record's field nor an aside ("Default: 0", "Type: int", "See also: sqlite3_data_count()"),
+    # nor words after a label
+    for label in (
+        "Default: 0", "Default: 'footnote'", "Type: int", "See also: sqlite3_data_count()",
+        "Python: pip install foo", "Me: can you help with the config", "Q: how do I reset it",
+        "Data type: string", "Units: seconds", "Homepage: https://mailutils.org",
+        "Bug reports: bug-mailutils@gnu.org", "Tutorial: build a blog",
+    ):  # fmt: skip
+        assert defined_name(label) is None and not is_term_line(label), label
+    # A C function's name is the one called, its types left out ("The return value is an int ..." does not
+    # name "sleep").
+    sleep = readable(
+        "Function: unsigned int sleep (unsigned int seconds)\n\nThe sleep function waits.\n\nThe return "
+        "value is an int giving the number of seconds remaining."
+    )
+    assert term_above(sleep, windows(sleep)[-1]) == "Function: unsigned int sleep (unsigned int seconds)"
+    # A title set as a paragraph with a colon is no field of a record: it ends the term's reach.
+    titled = readable(
+        "option redispatch\n\nEnable or disable session redistribution.\n\nAlternative Setup: Using "
+        "Keepalived\n\nThe health checks are then run by the VRRP daemon instead."
+    )
+    assert term_above(titled, windows(titled)[-1]) is None
     listed = (
         "### 3.7.14 %define Summary\n\n**Directive: %define lr.type type**\n\n- Language(s): all\n"
         "- Purpose: Specify the type of parser tables within the LR(1) family.\n"

@@ -155,17 +155,20 @@ class Ledger:
             # The score kept is the better one's, with the origin it speaks for; a lead's or a constraint's
             # never over what another question found (their scores say nothing of the request).
             aside = evidence.origin in ASIDE_ORIGINS
-            if aside != (known.origin in ASIDE_ORIGINS):
+            mixed = aside != (known.origin in ASIDE_ORIGINS)
+            if mixed:
                 better = known if aside else evidence
             else:
                 better = evidence if evidence.score > known.score else known
+            # (an aside's relevance is unjudged, 0.0, until ``Citation.directness``: never over a judged one)
+            relevance = better.relevance if mixed else max(known.relevance, evidence.relevance)
             self._items[evidence.id] = known.model_copy(
                 update={
                     "sections": merged,
                     "found_for": sorted(set(known.found_for) | set(evidence.found_for)),
                     "origin": better.origin,
                     "score": better.score,
-                    "relevance": max(known.relevance, evidence.relevance),
+                    "relevance": relevance,
                     "backbone": known.backbone or evidence.backbone,
                     "found_only": known.found_only and evidence.found_only,
                     "search_rank": min(

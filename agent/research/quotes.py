@@ -40,7 +40,7 @@ from sleuth.agent.research.text import (
     words,
 )
 from sleuth.ingest.contextualize import contextualize
-from sleuth.ingest.term_lines import TERM_WORDS, defined_name, is_term_line, signature_name
+from sleuth.ingest.term_lines import TERM_WORDS, TYPE_WORDS, defined_name, is_term_line, signature_name
 from sleuth.ingest.visible import Block, Visible, visible_text
 
 #: Longest quote of sentences, in characters (a sentence with what it introduces may reach
@@ -523,6 +523,8 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                             and not cut[j - 1]
                             and _OPENS_BY_POINTING_BACK.match(text[spans[j][0] : spans[j][1]])
                             and follow_end - spans[j - 1][0] <= MAX_EXAMPLE_CHARS
+                            and not is_pointer(text[spans[j - 1][0] : spans[j - 1][1]])
+                            and not _VERSION_NOTE.match(text[spans[j - 1][0] : spans[j - 1][1]].strip())
                         ):
                             # ... and that sentence's own, where it points back too ("Control whether to
                             # display URL addresses. This is very useful for printed copies of the manual.
@@ -770,11 +772,9 @@ _SENTENCE_STOPS = (".", "!", "?", ":", ";")
 _FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z()]+){0,2}:\s+\S")
 
 
-#: A version note and nothing else ("New in version 1.0.", "Deprecated since version 3.2."): it says when, not
-#: what.
-_VERSION_NOTE = re.compile(
-    r"^(?:New|Added|Changed|Deprecated|Removed)(?: in| since)? version [\w.]+\.?$", re.I
-)
+#: A version note and nothing else ("New in version 1.0.", "Changed in version 2.3."): it says when, not what
+#: ("Deprecated since version 3.2." says what: the thing is on its way out).
+_VERSION_NOTE = re.compile(r"^(?:New|Added|Changed) in version [\w.]+\.?$", re.I)
 
 
 def _field_of_record(line: str) -> bool:
@@ -1342,13 +1342,6 @@ def _first_term(text: str, blocks: Sequence[Block], k: int) -> int:
     return first
 
 
-#: Types a Texinfo definition names before the thing (``@deftypevr {mail} boolean nullbody``).
-_TYPE_WORDS = frozenset(
-    "boolean bool string str number numeric int integer float double char long short unsigned void size "
-    "list time duration".split()
-)
-
-
 def _name_of(term: str) -> str:
     """What a term line names, its arguments left out: "option http-check disable-on-404" whole (not
     "option", which "When this option is set" says of any), "set server" of "set server <backend>/<server>
@@ -1358,14 +1351,18 @@ def _name_of(term: str) -> str:
         return called.rsplit(".", 1)[-1]
     defined = defined_name(term)
     if defined is not None and ":" in term:
-        # (a definition's name, its category and its type left out: "nullbody" of GNU Mailutils' "mail:
-        # boolean nullbody", "login-delay" of "Pop3d Conf: login-delay duration")
+        # (a definition's name, its category and its types left out: "nullbody" of GNU Mailutils' "mail:
+        # boolean nullbody", "login-delay" of "Pop3d Conf: login-delay duration", "malloc" of "Function:
+        # void * malloc (size_t size)")
+        call = re.search(r"([A-Za-z_][\w.]*)\s*\(", defined)
+        if call is not None:
+            return call.group(1)
         parts = defined.split()
-        if len(parts) > 1 and parts[0].casefold() in _TYPE_WORDS:
+        while len(parts) > 1 and (parts[0].casefold() in TYPE_WORDS or parts[0] == "*"):
             parts = parts[1:]
-        if not parts or signature_name(" ".join(parts)) is not None:
-            return _name_of(" ".join(parts)) if parts else term
-        # (the name and its arguments: the name; a directive's keyword with what it sets: "%define lr.type")
+        if not parts:
+            return term
+        # (a directive's keyword with what it sets: "%define lr.type")
         return " ".join(parts[:2]) if parts[0][:1] in "%@." and len(parts) > 1 else parts[0].rstrip(";")
     return re.split(r"\s+[<\[{(]|\s*:\s", term, maxsplit=1)[0].strip() or term
 
@@ -1423,13 +1420,18 @@ def term_above(passage: Readable, window: Window) -> str | None:
     k = next((i for i, b in enumerate(own) if b.start <= window.start < b.end), None)
     if k is None or k == 0 or own[k].kind == "heading" or is_term_line(text[own[k].start : own[k].end]):
         return None
+    fields = 0  # (fields of a record skipped, right above the description)
     for j in range(k - 1, max(-1, k - 1 - TERM_SCAN), -1):
         block = own[j]
         if block.kind == "heading":
             return None
         line = text[block.start : block.end].strip()
-        if block.kind == "paragraph" and _field_of_record(line):
+        if fields >= 0 and block.kind == "paragraph" and _field_of_record(line):
+            fields += 1
             continue  # a field of the record between its term and its description ("Default: True")
+        if fields > 0 and not (block.kind == "paragraph" and is_term_line(line)):
+            return None  # (no term right over them: a title set as a paragraph, "Alternative Setup: Using X")
+        fields = -1
         if (
             block.kind == "paragraph"
             and not line.endswith(_STOPS)

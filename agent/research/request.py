@@ -61,18 +61,27 @@ _ASK = re.compile(
     r"(?:(?:[\w/-]+ ){1,3}?(?:\w+ed|readable|available|accessible|visible|writable|public|private)|"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
     # (a thing without its article, "I need delivery to report a temporary failure instead")
-    r"(?:i|we) (?:also |still |really )?need (?!(?:to|a|an|some|any|more|time|help|access|you)\b)[a-z][\w-]* "
+    r"(?:i|we) (?:also |still |really )?need "
+    r"(?!(?:to|a|an|the|some|any|more|time|help|access|you|it|them|this|that|these|those|everyone|everybody|"
+    r"someone|somebody|all|our|my|your|their|his|her|us|me)\b)[a-z][\w-]* "
     r"(?:[\w/-]+ ){0,2}?to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+|"
     # ... or a way to do something, which asks how ("We need a way to tell the checker to not even try
     # certain URL patterns.": read as background, the report never looked for linkcheck_ignore)
     # ... or wished for ("I'd like every request on the session to raise an exception for error statuses",
     # "I'd like setup and teardown of that task written as one unit": both had been read as background)
-    r"(?:i|we)(?:'d|’d| would) like (?!to\b)(?:[\w/-]+ ){1,6}?"
+    # (never the answer itself wished for, "I'd like the answer kept short", nor everything at once, "We would
+    # like everything done without downtime": a constraint)
+    r"(?:i|we)(?:'d|’d| would) like (?!(?:to|it|everything|anything|all|the (?:answer|report|reply|response|"
+    r"summary|memo|write-?up|output|results?)|your)\b)(?:[\w/-]+ ){1,6}?"
+    r"(?!(?:need|speed|indeed|feed|seed|embed|hundred|based|red|bed|shed)\b)"
     r"(?:\w+ed|written|done|made|kept|built|sent|shown|given|taken|held|readable|available|accessible|"
     r"visible|writable|public|private)\b|"
     r"(?:i|we)(?:'d|’d| would) like (?:the|our|all|every|each|any|its|their) "
+    r"(?!(?:answer|report|reply|response|summary|memo|write-?up|output|results?)\b)"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
-    r"(?:i|we) (?:also |really )?want (?:the|our|all|every|each|any) (?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
+    r"(?:i|we) (?:also |really )?want (?:the|our|all|every|each|any) "
+    r"(?!(?:answer|report|reply|response|summary|memo|write-?up|output|results?)\b)"
+    r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
     r"(?:i|we) (?:also |still |really )?need (?:a|an|some|any) (?:[\w-]+ ){0,2}?"
     r"(?:way|means|option|setting|mechanism|method|tool|switch|flag|command|hook) (?:to|of|for|that)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
@@ -125,8 +134,9 @@ _PLEASANTRY = re.compile(
 _THANKS = re.compile(r"^(?:thanks?|thank you|many thanks|cheers)\b", re.I)
 #: (and "both", "either": "How do I fix both?" after the two problems it names had been searched alone)
 _DEICTIC = re.compile(
-    r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here|both|either|the two|"
-    r"each of them)\b",
+    r"\b(?:it|its|this|that|these|those|they|them|their|the same|such|here|each of them|"
+    # ("both" and "either" as pronouns, not "either Redis or Memcached")
+    r"(?:both|either)(?=\s*(?:[?.!,;:]|of\b|$)))\b",
     re.I,
 )
 #: A sentence seeming to end on one of these goes on (an initialism, "e.g.", "Dr."); "etc." and a lone
@@ -255,8 +265,10 @@ def understand(text: str) -> Request:
     previous, previous_kind = "", ""
     background: list[str] = []
     for sentence, kind in zip(parts, kinds, strict=True):
-        if kind == "background":
+        if kind.startswith("background"):
             background.append(sentence)
+            if kind == "background-constraint":
+                constraints.append(_standalone(sentence, subject))
             previous, previous_kind = " ".join(background), "context"
             continue
         first = len(asks)
@@ -352,10 +364,11 @@ ITEM_BACKGROUND = 2
 
 
 def _items_with_background(kinds: list[str], parts: list[str]) -> list[str]:
-    """``kinds`` with an item's background marked ``background``: an item of the request's list that opens
-    on background is one thing asked, the background asked with the item's first ask ("Second, the printed
-    copy is useless if readers can't see where the hyperlinks go. We need the URLs of external links to
-    appear somewhere on the page in the PDF ...": searched alone, the need found the reST syntax of links
+    """``kinds`` with an item's background marked ``background-`` and its kind: an item of the request's
+    list that opens on background is one thing asked, the background asked with the item's first ask
+    ("Second, the printed copy is useless if readers can't see where the hyperlinks go. We need the URLs of
+    external links to appear somewhere on the page in the PDF ...": searched alone, the need found the reST
+    syntax of links
     and the EPUB tutorial; with the sentence that says what it is for, ``latex_show_urls`` "very useful for
     printed copies"). Only up to ``ITEM_BACKGROUND`` sentences, never across another item's opening, and
     only before an ask of one clause."""
@@ -370,7 +383,8 @@ def _items_with_background(kinds: list[str], parts: list[str]) -> list[str]:
                 # (not before a list of asks: "Finally, the team passes sessions around by hand ... Asks:
                 # (1) why objects expire after commit; (2) ...": the list is the request's own summary)
                 if len(clauses(parts[j])) == 1:
-                    marked[k:j] = ["background"] * (j - k)
+                    # (a constraint stays one too: "Second, we must stay on Sphinx 5. Which engine ...?")
+                    marked[k:j] = [f"background-{kind}" for kind in kinds[k:j]]
                 break
     return marked
 
@@ -488,7 +502,8 @@ def clauses(sentence: str, subject: str = "") -> list[str]:
             items = [body[a:b].strip(" ,;") for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
             # (never one question after a label: "Related: when the pod receives SIGTERM, how long does the
             # server wait ..., and is that configurable?" had asked "When the pod receives SIGTERM?")
-            if len(items) >= 3 and all(len(words(i)) >= 2 for i in items) and not _CONDITION.match(items[0]):
+            condition = _CONDITION.match(items[0]) and not re.match(r"^\w+\s+(?:to\b|\w+ing\b)", items[0])
+            if len(items) >= 3 and all(len(words(i)) >= 2 for i in items) and not condition:
                 parts = items
     parts = [p.rstrip(" .?!") for p in parts if len(words(p)) >= 2]
     if len(parts) < 2:
@@ -636,11 +651,15 @@ def classify(sentence: str) -> str:
 
 #: A condition whose main clause tells the reader what to do: "If there is a helper tool that creates the PO
 #: files, mention it as well." asks (read as telling, sphinx-intl was never looked for); "When we ran it, name
-#: resolution failed." does not (the verb takes what is asked for: a pronoun, an article, a question word).
+#: resolution failed." does not (the verb takes what is asked for: a pronoun, an article, a question word),
+#: nor a verb further on ("If a user forgets it, the admin can reset it, give them ..."), nor a condition on
+#: the assistant's own answer ("If you quote the manual, include the section number.").
 _BIDS_AFTER_CONDITION = re.compile(
-    r",\s+(?:please\s+)?(?:also\s+)?(?:mention|include|list|name|give|show|tell|explain|describe|note|add|"
-    r"suggest|recommend|say|point\s+out)\s+(?:it|them|that|this|those|these|the|a|an|me|us|any|all|which|"
-    r"what|how|whether|where|too|also|as\s+well)\b",
+    r"^(?:\(?\w{1,2}\)\s+|(?:first|second|third|fourth|also|then|finally),?\s+)?"
+    r"(?:when|whenever|if|once|where)\s+(?!you\b)[^,;]*,\s+(?:please\s+)?(?:also\s+)?"
+    r"(?:mention|include|list|name|give|show|tell|explain|describe|note|add|suggest|recommend|say|"
+    r"point\s+out)\s+(?:it|them|that|this|those|these|the|a|an|me|us|any|all|which|what|how|whether|where|"
+    r"too|also|as\s+well)\b",
     re.I,
 )
 
@@ -762,7 +781,7 @@ def leans_back(sentence: str) -> bool:
 #: An opening that only links a sentence to the one before it.
 _LINKS_ONLY = re.compile(
     r"^\s*(?:(?:and|but|also)\s+)?(?:related to|apart from|besides|on top of|in addition to|along with|"
-    r"similar to|further to|following on from|because of|after|despite)\s+(?:that|this|it|those|these)\s*$",
+    r"similar to|further to|following on from)\s+(?:that|this|it|those|these)\s*$",
     re.I,
 )
 
