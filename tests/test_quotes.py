@@ -1221,6 +1221,22 @@ def _extended_from(passage: Readable, opening: str) -> str:
     return passage.text[found.start : extended(passage.text, found, cut).end]
 
 
+def test_a_bracket_that_goes_on_after_the_output_is_part_of_its_sentence() -> None:
+    """GNU Mailutils' wicket: "Now, running mailutils wicket smtp://bar@gnu.org will show:" + its output +
+    "(where user is your login name). This means ...": the bracket had opened a quote of its own, a
+    fragment; it ends the intro's sentence."""
+    reader = readable(
+        "Now, running mailutils wicket smtp://bar@gnu.org will show:\n\n```\nsmtp://bar@gnu.org: "
+        "/home/user/.mailutils-tickets:2\n```\n\n(where user is your login name). This means that this URL "
+        "matches the line 2 in your .mailutils-tickets file."
+    )
+    quotes = quoted(reader)
+    assert any(
+        q.startswith("Now, running") and q.endswith("(where user is your login name).") for q in quotes
+    )
+    assert not any(q.startswith("(where") for q in quotes)
+
+
 def test_a_version_note_alone_is_no_quote() -> None:
     """aiohttp's and Sphinx's references: "New in version 3.7." had been a claim of its own ("bool default is
     False — New in version 3.7.") and the antecedent of "This extension is meant to help ..."."""

@@ -463,7 +463,7 @@ def windows(passage: Readable, *, split_start: bool = False, split_end: bool = F
                 and block.kind != "item"
                 and (
                     (split_start and k == 0)
-                    or (text[s:e][:1].islower() and not described and not _opens_on_a_name(text[s:e]))
+                    or (_opens_lower(text[s:e]) and not described and not _opens_on_a_name(text[s:e]))
                     # a relative clause after the code above it: "Which results in the following output:"
                     or (k > 0 and blocks[k - 1].kind == "code" and _RELATIVE.match(text[s:e]) is not None)
                 )
@@ -1226,6 +1226,13 @@ _RELATIVE = re.compile(r"(?:which|whereby|wherein|whereupon)\b(?![^.!?]*\?\s*$)"
 MIN_LISTED = 2
 
 
+def _opens_lower(sentence: str) -> bool:
+    """Whether a sentence opens in lower case, also inside a bracket ("(where user is your login name).",
+    after the output the sentence before the code introduced: a part of that sentence, no sentence of its
+    own)."""
+    return sentence[:1].islower() or (sentence[:1] == "(" and sentence[1:2].islower())
+
+
 def _sentence_goes_on(text: str, blocks: Sequence[Block], start: int, end: int) -> int:
     """``end``, or past the first sentence of the paragraph right after it when that paragraph goes on with
     the sentence the code interrupted (CMake's "This means that using:" + ``set_property(TARGET tgt PROPERTY
@@ -1233,7 +1240,7 @@ def _sentence_goes_on(text: str, blocks: Sequence[Block], start: int, end: int) 
     or warning, but will instead add the -std=gnu++98 flag if supported."): a lower-case opening is no
     sentence of its own, and the quote without it stops before its point."""
     after = next((b for b in blocks if b.start >= end), None)
-    if after is None or after.kind != "paragraph" or not text[after.start : after.start + 1].islower():
+    if after is None or after.kind != "paragraph" or not _opens_lower(text[after.start : after.end]):
         return end
     first = _sentences(text, after.start, after.end)
     # (only while the whole still fits in an example's length: the intro with its code is quoted, if
