@@ -355,8 +355,9 @@ def _same_paragraph(text: str, a: str, b: str) -> bool:
 #: readers can't see where the hyperlinks go.", "Three: right now every sub-directory ends up as one big
 #: template ...", "(b) ...").
 _OPENS_ITEM = re.compile(
-    r"^(?:\(?[a-h1-9]\)|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|finally|lastly|one|two|three|"
-    r"four|five)(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:])\s*",
+    r"^(?:\(?[a-h1-9]\)|(?:"
+    + "|".join(sorted(_ORDINALS | {"one", "two", "three", "four", "five"}))
+    + r")(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:])\s*",
     re.I,
 )
 #: At most this many sentences of an item's background are asked with its first ask.
@@ -550,9 +551,10 @@ _WH_WORD = re.compile(r"\b(?:what|which|who|how|why|where|when|whether)\b", re.I
 
 #: A clause that opens a sentence with the condition of its question: "when", "if", "once" ... not followed
 #: by a verb that asks ("When does the cache expire, and ..." asks).
+#: What may stand before a condition's word: an item's letter or number, or an ordinal or linking word.
+_BEFORE_CONDITION = r"^(?:\(?\w{1,2}\)\s+|(?:first|second|third|fourth|also|then|finally),?\s+)?"
 _CONDITION = re.compile(
-    r"^(?:\(?\w{1,2}\)\s+|(?:first|second|third|fourth|also|then|finally),?\s+)?"
-    r"(?:when|whenever|where|if|once|while|after|before)\s+"
+    _BEFORE_CONDITION + r"(?:when|whenever|where|if|once|while|after|before)\s+"
     r"(?!(?:do|does|did|is|are|was|were|will|would|can|could|should|shall|has|have|had|may|might|must)\b)",
     re.I,
 )
@@ -655,8 +657,7 @@ def classify(sentence: str) -> str:
 #: nor a verb further on ("If a user forgets it, the admin can reset it, give them ..."), nor a condition on
 #: the assistant's own answer ("If you quote the manual, include the section number.").
 _BIDS_AFTER_CONDITION = re.compile(
-    r"^(?:\(?\w{1,2}\)\s+|(?:first|second|third|fourth|also|then|finally),?\s+)?"
-    r"(?:when|whenever|if|once|where)\s+(?!you\b)[^,;]*,\s+(?:please\s+)?(?:also\s+)?"
+    _BEFORE_CONDITION + r"(?:when|whenever|if|once|where)\s+(?!you\b)[^,;]*,\s+(?:please\s+)?(?:also\s+)?"
     r"(?:mention|include|list|name|give|show|tell|explain|describe|note|add|suggest|recommend|say|"
     r"point\s+out)\s+(?:it|them|that|this|those|these|the|a|an|me|us|any|all|which|what|how|whether|where|"
     r"too|also|as\s+well)\b",
