@@ -6,6 +6,7 @@ a PDF chunk that starts mid-sentence), checked against the rules a reader would 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import permutations
 
 import pytest
@@ -62,6 +63,30 @@ DOCLING = (
     "- Password authentication, which requires that users send a password.\n\n"
     "| Setting | Default |\n|---|---|\n| `work_mem` | 4MB |\n"
 )
+
+
+#: A judge for what reads no text (the windows of a passage, the ranking by hits).
+UNUSED = QuoteJudge(lambda texts: [], lambda query, texts: [])
+
+
+def admitting(
+    judge: QuoteJudge = UNUSED,
+    *,
+    next_chunks: Mapping[str, str] | None = None,
+    options: ResearchOptions | None = None,
+    ledger: int = 50,
+    long: bool = False,
+) -> Admission:
+    """An admission over an empty ledger of ``ledger`` places, the chunk after each chunk id of
+    ``next_chunks`` being its text (the rest of a list or sentence a passage runs on into)."""
+    after = dict(next_chunks or {})
+    return Admission(
+        options or ResearchOptions(),
+        RunState(Ledger(ledger)),
+        judge=judge,
+        following=lambda ids: {k: text for k, text in after.items() if k in ids},
+        long=long,
+    )
 
 
 def quoted(reader: Readable, *, split_start: bool = False, split_end: bool = False) -> list[str]:
@@ -1373,7 +1398,7 @@ def test_a_first_hit_is_read_to_its_last_paragraph(encoders: Encoders) -> None:
     asked = "How do I declare an associative array with string keys?"
     question = Question("q3", asked, ["answer"], origin="ask")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    admission = admitting(judge)
     query_weights = weights(encoders.embed_query(question.text)[1])
     judged = admission.candidates(question, [passage], query_weights)
     assert any(e.quote.startswith("Associative arrays are created using") for e in judged)
@@ -1410,7 +1435,7 @@ def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(
     assert question_asked("We run a service. What does SIGHUP do?") == "What does SIGHUP do?"
     question = Question("q4", asked, ["answer"], origin="ask")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    admission = admitting(judge)
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     assert judged[0].quote.startswith("With both trim_blocks and lstrip_blocks enabled")
 
@@ -1446,7 +1471,7 @@ def test_a_question_about_what_happens_when_nothing_is_set_is_judged_as_asking_t
     asked = "If I never configure anything, how long do task results stay in the result backend?"
     question = Question("q5", asked, ["answer"], origin="query")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    admission = admitting(judge)
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     # Judged as worded, the default line led "A value of None or 0 means results will never expire" by 0.05
     # (a real run's other passages then put it third); judged as asking the default, it leads by a point
@@ -1467,10 +1492,7 @@ def test_a_document_ranks_where_its_best_hit_does() -> None:
         _hit("b", 40),
     ]
     options = ResearchOptions(backbone_documents=2)
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])  # ranking by hits reads no text
-    kept = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {}).top_documents(
-        hits
-    )
+    kept = admitting(options=options, ledger=10).top_documents(hits)
     # The two top documents by their best hit, their best two hits each: b's hit at rank 40 is no reason
     # to drop b, and a's third hit is not read; the search's first five hits are, whatever their document.
     assert [(p.document_id, p.rank) for p in kept] == [("a", 0), ("b", 1), ("a", 2), ("d", 3), ("b", 40)]
@@ -1499,9 +1521,8 @@ def test_two_windows_of_one_thought_take_one_slot_of_their_passage() -> None:
         (Window(text.index("To use"), len(text), "sentence"), 2.0),
     ]
     items = [new_evidence(question, hit, reader, w, score) for w, score in windows]
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     options = ResearchOptions(backbone_documents=0, backbone_hits=1, answer_floor=1.0)
-    admission = Admission(options, RunState(Ledger(50)), judge=unused, following=lambda ids: {})
+    admission = admitting(options=options)
     kept = admission.admit(question, items, [hit], on_topic=True)
     assert any(e.quote.startswith("To use FTS5") for e in kept)
 
@@ -1519,9 +1540,8 @@ def test_each_of_the_first_hits_of_a_long_requests_search_is_quoted_by_its_own_b
         (new_evidence(question, p, readable(p.text), whole, scores[p.chunk_id]) for p in passages),
         key=lambda e: -e.score,
     )
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     options = ResearchOptions(backbone_documents=1, answer_floor=5.0)
-    admission = Admission(options, RunState(Ledger(50)), judge=unused, following=lambda ids: {}, long=True)
+    admission = admitting(options=options, long=True)
     kept = admission.admit(question, items, passages, on_topic=True)
     backbone = {e.chunk_id for e in kept if e.backbone}
     # a's best quote (a-next, a's best by far) and each of the first five hits by its own.
@@ -1631,11 +1651,8 @@ def test_a_sentence_that_announces_the_list_after_it_is_quoted_with_the_list() -
         rank=0,
         next_chunk_id="b",
     )
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     following = {"b": "- yy_scan_string scans a NUL-terminated string.\n- yy_scan_bytes scans len bytes.\n"}
-    admission = Admission(
-        ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: following
-    )
+    admission = admitting(next_chunks=following, ledger=10)
     reader = admission.readers([split])[0]
     cut = windows(reader)
     assert cut[0].continues and reader.text[cut[0].start : cut[0].end].endswith("scans len bytes.")
@@ -1666,12 +1683,7 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
     asked = "What does the parent process do when it receives the TERM signal?"
     question = Question("q1", asked, ["answer"], origin="query")
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": before} if "a" in ids else {},
-    )
+    admission = admitting(judge, next_chunks={"a": before})
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     quotes = {e.quote: e for e in judged}
     assert "Then the parent itself exits." not in {q[: len("Then the parent itself exits.")] for q in quotes}
@@ -1694,13 +1706,8 @@ def test_a_chunks_opening_that_leans_back_is_quoted_from_what_it_leans_on(encode
         rank=0,
         prev_chunk_id="c",
     )
-    other = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {
-            "c": "Each request is proxied to the backend using a separate HTTP/2 request."
-        },
+    other = admitting(
+        judge, next_chunks={"c": "Each request is proxied to the backend using a separate HTTP/2 request."}
     )
     asked = "Which library provides the HTTP/2 engine?"
     found = other.candidates(
@@ -1746,12 +1753,7 @@ def test_a_list_that_finishes_the_sentence_above_it_is_quoted_with_that_sentence
     assert "mod_speling corrects misspelled URLs." in named
     # Across a chunk boundary: the list opens the chunk, its lead-in ends the chunk before.
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": lead_in} if "a" in ids else {},
-    )
+    admission = admitting(judge, next_chunks={"a": lead_in})
     opening = Passage(
         chunk_id="b", document_id="mod_speling", title="mod_speling", text=items, rank=0, prev_chunk_id="a",
         section_path="Apache Module mod_speling > Summary",
@@ -1809,12 +1811,7 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
         prev_chunk_id="a", section_path="Custom Error Responses > Configuration",
     )  # fmt: skip
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": before} if "a" in ids else {},
-    )
+    admission = admitting(judge, next_chunks={"a": before})
     readers = admission.readers([opening])
     cut = [windows(readers[0])]
     assert cut == [[]]
@@ -1834,13 +1831,8 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
     assert example.quote in readable(before, code).text  # what citation checks it against
     # A short intro that names nothing ends the chunk before: the sentence above it comes along, as in one
     # chunk (Django's compilemessages: "Includes fuzzy translations into compiled files." / "Example usage:").
-    usage = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {
-            "a": "- **--use-fuzzy, -f**\n\nIncludes fuzzy translations.\n\nExample usage:"
-        },
+    usage = admitting(
+        judge, next_chunks={"a": "- **--use-fuzzy, -f**\n\nIncludes fuzzy translations.\n\nExample usage:"}
     )
     compile_code = "```\ndjango-admin compilemessages --locale=pt_BR\n```"
     commands = Passage(
@@ -1854,11 +1846,9 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
         both[1].text[window.start : window.end].startswith("Includes fuzzy translations.\n\nExample usage:")
     )
     # ... never a pointer (Django's databases settings, the example in the next chunk).
-    engine = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {
+    engine = admitting(
+        judge,
+        next_chunks={
             "a": "See the ENGINE setting below on how to specify other database types. This example is for "
             "PostgreSQL:"
         },
@@ -1868,9 +1858,7 @@ def test_a_chunk_that_opens_on_code_is_quoted_with_the_paragraph_before_it(encod
     (window,) = listed[1]
     assert both[1].text[window.start : window.end].startswith("This example is for PostgreSQL:")
     # A chunk before that ends on a heading says nothing of the code: no quote.
-    bare = Admission(
-        ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {"a": "## Configuration"}
-    )
+    bare = admitting(judge, next_chunks={"a": "## Configuration"})
     assert (
         bare.candidates(
             Question("q2", asked, ["answer"], origin="query"),
@@ -1894,13 +1882,7 @@ def test_a_last_paragraph_is_quoted_alone_and_with_the_example_that_opens_the_ne
         next_chunk_id="b",
     )
     session = "$ gunicorn -w 4 'hello:create_app()'\nStarting gunicorn 20.1.0\nBooting worker with pid: x"
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(10)),
-        judge=unused,
-        following=lambda ids: {"b": f"```\n{session}\n```\n"},
-    )
+    admission = admitting(next_chunks={"b": f"```\n{session}\n```\n"}, ledger=10)
     reader = admission.readers([split])[0]
     quotes = {reader.text[w.start : w.end]: w for w in windows(reader)}
     with_example = next(q for q in quotes if q.endswith("pid: x"))
@@ -2600,8 +2582,7 @@ def test_a_short_questions_first_hits_each_give_their_best_quote() -> None:
     question = Question(
         id="q1", text="How deep can triggers recurse by default?", sections=[], origin="query"
     )
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
-    admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    admission = admitting(ledger=10)
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Elimits0": True, "Epragma2": True, "Elimits1": True}
 
@@ -2629,12 +2610,11 @@ def test_a_questions_search_on_topic_is_cited_however_high_its_best_quote_scores
         _judged("colosseum", 8, -7.8),
     ]
     question = Question(id="q3", text="When were the wonders built?", sections=[], origin="query")
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
-    admission = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    admission = admitting(ledger=10)
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Ewonders0": True, "Epetra6": True, "Ekennedy1": True}
     # Off the corpus's topics, nothing is cited by rank alone.
-    off = Admission(ResearchOptions(), RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    off = admitting(ledger=10)
     assert all(not e.backbone for e in off.admit(question, items, passages, on_topic=False))
 
 
@@ -2656,9 +2636,8 @@ def test_an_answer_on_the_first_page_of_the_search_is_never_left_out_for_want_of
     passages = [_near(doc, rank, cosine) for doc, rank, cosine, _ in hits]
     items = [_judged(doc, rank, score) for doc, rank, _, score in hits]
     question = Question(id="q1", text="How many requests per connection?", sections=[], origin="query")
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     options = ResearchOptions(evidence_per_question=3, backbone_documents=3)
-    admission = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {})
+    admission = admitting(options=options, ledger=10)
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Ecore0": True, "Equickref1": True, "Edbd2": True, "Erecord7": False}
 
@@ -2676,9 +2655,8 @@ def test_an_asks_quote_that_answers_better_than_a_first_hits_is_cited_too() -> N
         _judged("notes", 4, -5.0),
     ]
     question = Question(id="q2", text="Which hook aborts a push?", sections=[], origin="ask")
-    unused = QuoteJudge(lambda texts: [], lambda query, texts: [])
     options = ResearchOptions(backbone_documents=0)
-    admission = Admission(options, RunState(Ledger(10)), judge=unused, following=lambda ids: {}, long=True)
+    admission = admitting(options=options, ledger=10, long=True)
     kept = {e.id: e.backbone for e in admission.admit(question, items, passages, on_topic=True)}
     assert kept == {"Epush1": True, "Etutorial0": True, "Egithooks3": False}
 
@@ -3861,12 +3839,7 @@ def test_a_definitions_line_names_what_its_description_says(encoders: Encoders) 
     assert cut[3].endswith("Default Value: lalr") and cut[4].startswith("History:")
     # ... also where the chunker set the line alone at the end of the chunk before the list.
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": "**Directive: %define lr.type type**"} if "a" in ids else {},
-    )
+    admission = admitting(judge, next_chunks={"a": "**Directive: %define lr.type type**"})
     opening = Passage(
         chunk_id="b", document_id="define-summary", title="%define Summary", text=listed.split("**\n\n")[1],
         rank=0, prev_chunk_id="a", section_path="3.7.14 %define Summary",
@@ -3951,12 +3924,7 @@ def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it
     passage = Passage(chunk_id="b", document_id="configuration", title="Configuration", text=opening, rank=0,
                       prev_chunk_id="a")  # fmt: skip
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": before} if "a" in ids else {},
-    )
+    admission = admitting(judge, next_chunks={"a": before})
     readers = admission.readers([passage])
     cut = [windows(readers[0])]
     later = [w for w in cut[0] if readers[0].text[w.start : w.end].startswith("By default")]
@@ -3983,12 +3951,7 @@ def test_a_later_sentence_under_a_synopsis_in_the_chunk_before_is_quoted_from_it
     found, _, _, kept = admission.with_antecedents([long], read, [cut_long], [near + last])
     assert near and last and kept[0] == last and len(found) == 2  # (the near one moved, the far one stays)
     # A chunk before that ends on a sentence lends nothing to a later sentence.
-    plain = Admission(
-        ResearchOptions(),
-        RunState(Ledger(50)),
-        judge=judge,
-        following=lambda ids: {"a": "The rules run in order."},
-    )
+    plain = admitting(judge, next_chunks={"a": "The rules run in order."})
     found, _, _, short = plain.with_antecedents([passage], plain.readers([passage]), cut, [later])
     assert [p.chunk_id for p in found] == ["b"] and short == [later]
 
@@ -4044,7 +4007,7 @@ def test_a_later_paragraph_of_a_description_is_named_by_its_term(encoders: Encod
     passage = Passage(chunk_id="c1", document_id="configuration", title="Configuration", text=md, rank=0)
     asked = "How do I stop sending requests to a server that answers 404?"
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    admission = admitting(judge)
     found = admission.candidates(
         Question("q1", asked, ["answer"], origin="query"), [passage], weights(encoders.embed_query(asked)[1])
     )
@@ -4127,7 +4090,7 @@ def test_the_code_a_quote_ends_with_is_where_the_source_fenced_it(encoders: Enco
     asked = "What does the parser print when it reaches the end of the line?"
     question = Question("q1", asked, ["answer"], origin="query")
     judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
-    admission = Admission(ResearchOptions(), RunState(Ledger(50)), judge=judge, following=lambda ids: {})
+    admission = admitting(judge)
     found = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     example = next(e for e in found if e.quote.endswith("Stack now 0"))
     assert example.code_at is not None and example.quote[example.code_at :].startswith("Reading a token")
