@@ -596,17 +596,32 @@ def select(candidates: list[Group], limit: int, *, history_last: bool = False) -
     )
 
 
-def _same_subject(a: str, b: str) -> bool:
+def _same_subject(a: Evidence, b: Evidence) -> bool:
     """Two quotes are about the same thing when the names in one (companies, directives, places) are all in
-    the other: 60 seconds of ``LDAPTimeout`` and 10 of ``SSLStaplingResponderTimeout`` do not disagree."""
-    na, nb = _names(a), _names(b)
+    the other: 60 seconds of ``LDAPTimeout`` and 10 of ``SSLStaplingResponderTimeout`` do not disagree. A
+    name in code in a quote's title counts as the quote's (the page documents it): "-d[number] ... defaults
+    to 20 processes" under "Starting imap4d" and "... all pop3d command line options ... defaults to 10
+    processes" are two programs' options, no disagreement (GNU Mailutils)."""
+    na = _names(a.quote) | _title_names(a.title or "")
+    nb = _names(b.quote) | _title_names(b.title or "")
     return na <= nb or nb <= na
 
 
 def _names(text: str) -> set[str]:
     found = {n.casefold() for n in named_things(text)}
-    found |= {w.casefold() for w in re.findall(r"\b[A-Za-z]+[A-Z][A-Za-z0-9_]*\b|\b\w+_\w+\b", text)}
+    found |= {w.casefold() for w in _NAME_TOKEN.findall(text)}
     return found
+
+
+def _title_names(title: str) -> set[str]:
+    """The names in code of a title ("Starting imap4d", "The SSLTimeout directive"); never its words
+    ("Freedonia Graphene Battery Market Report 2025" names no program)."""
+    return {w.casefold() for w in _NAME_TOKEN.findall(title)}
+
+
+#: A name written as code: capitals inside a word ("LDAPTimeout"), an underscore ("max_children"), or digits
+#: between letters ("imap4d", "pop3d").
+_NAME_TOKEN = re.compile(r"\b[A-Za-z]+[A-Z][A-Za-z0-9_]*\b|\b\w+_\w+\b|\b[a-z]+\d+[a-z]+\b")
 
 
 def claim_of(group: Group) -> Claim:
@@ -777,7 +792,7 @@ def conflicts(picked: Sequence[Group], candidates: Sequence[Group] = ()) -> list
         if not clash:
             continue
         shared = a.terms & b.terms
-        if not _same_subject(qa, qb):
+        if not _same_subject(a.items[0], b.items[0]):
             continue
         if len(shared) >= CONFLICT_SHARED and len(shared) >= 0.5 * min(len(a.terms), len(b.terms)):
             out.append(
