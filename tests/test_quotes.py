@@ -3521,6 +3521,27 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     deny = quoted("configuration", "By default an HTTP 403 error is returned to the client by the deny rule.")
     lua = quoted("lua", "On an error in the action, an HTTP 400 error is returned to the client.")
     assert not conflicts(groups([deny, lua]))
+    # Two programs' options are no disagreement: the page's title names its program (GNU Mailutils' imap4d
+    # and pop3d, each "-d[number]" with a default of its own).
+    imap = Evidence(
+        id="Eimap",
+        chunk_id="i-1",
+        document_id="Starting-imap4d",
+        title="Starting imap4d",
+        quote="Run in standalone mode. When the number is omitted, it defaults to 20 processes.",
+        score=1.0,
+    )
+    pop = Evidence(
+        id="Epop",
+        chunk_id="p-1",
+        document_id="Command-line-options",
+        title="Command line options",
+        quote="All pop3d command line options: run in standalone mode. When the number is omitted, it "
+        "defaults to 10 processes.",
+        score=1.0,
+    )
+    assert not conflicts(groups([imap, pop]))
+    assert conflicts(groups([imap, pop.model_copy(update={"quote": pop.quote.replace("pop3d ", "")})]))
     assert measures("clients send 30 requests per second") == {"requests": {"30"}}
     assert measures("version 3 uses 5 percent") == {"%": {"5"}}
     assert measures("retry an error 3 times, each line 80 characters") == {
