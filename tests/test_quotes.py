@@ -961,6 +961,14 @@ def test_an_item_that_opens_on_background_is_asked_with_it() -> None:
     )
     assert not any(a.startswith(("First", "Second")) for a in far.asks)
     assert any(a.startswith("Which builder is fastest") for a in far.asks)
+    # An item told by "Last thing:" or "Another problem:" as by its number (Tornado's manual, a helper's
+    # held-out set: "What do we need to raise, and where?" had been searched alone).
+    last = understand(
+        "We moved our Tornado API onto one VM.\n\nFirst issue: every request comes from 127.0.0.1. I need "
+        "the real client address to show up.\n\nLast thing: during a load test the service failed with "
+        "errors about too many open files. We run it under supervisord. What do we need to raise, and where?"
+    )
+    assert last.asks[-1].startswith("Last thing: during a load test") and last.asks[-1].endswith("where?")
 
 
 def test_a_question_about_both_problems_is_asked_with_them() -> None:

@@ -159,7 +159,7 @@ _GENERIC_VERBS = frozenset(
 )
 #: Words that count a request's questions ("Second, ...", "First issue: ..."): no subject where they open a
 #: clause (capitalised, or before a comma); "per second" keeps its unit.
-_ORDINALS = frozenset("first second third fourth fifth firstly secondly thirdly finally lastly".split())
+_ORDINALS = frozenset("first second third fourth fifth firstly secondly thirdly finally last lastly".split())
 
 
 @dataclass
@@ -356,8 +356,12 @@ def _same_paragraph(text: str, a: str, b: str) -> bool:
 #: template ...", "(b) ...").
 _OPENS_ITEM = re.compile(
     r"^(?:\(?[a-h1-9]\)|(?:"
-    + "|".join(sorted(_ORDINALS | {"one", "two", "three", "four", "five"}))
-    + r")(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:])\s*",
+    + "|".join(sorted(_ORDINALS | {"one", "two", "three", "four", "five", "one last"}))
+    + r")(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:]"
+    # ("Another issue:", "One more thing:": the item after the ones before, whatever its number; "Last
+    # thing: during a load test the service failed with too many open files. ... What do we need to raise,
+    # and where?": the ask had been searched alone, and found "raise exceptions")
+    + r"|(?:another|one\s+more)\s+(?:issue|point|question|thing|item|problem|topic)\s*[,:])\s*",
     re.I,
 )
 #: At most this many sentences of an item's background are asked with its first ask.
