@@ -3550,6 +3550,16 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     )
     assert not conflicts(groups([imap, pop]))
     assert conflicts(groups([imap, pop.model_copy(update={"quote": pop.quote.replace("pop3d ", "")})]))
+    # ... while two publishers' titles name no program: their figures disagree
+    iea = Evidence(
+        id="Eiea", chunk_id="i-2", document_id="iea", title="Global EV Outlook 2024 | IEA", score=1.0,
+        quote="Voltra Energy holds 38 percent of the Freedonian graphene battery market.",
+    )  # fmt: skip
+    mck = iea.model_copy(
+        update={"id": "Emck", "chunk_id": "m-2", "document_id": "mck", "title": "McKinsey: battery insights",
+                "quote": "Voltra Energy holds 31 percent of the Freedonian graphene battery market."}
+    )  # fmt: skip
+    assert conflicts(groups([iea, mck]))
     assert measures("clients send 30 requests per second") == {"requests": {"30"}}
     assert measures("version 3 uses 5 percent") == {"%": {"5"}}
     assert measures("retry an error 3 times, each line 80 characters") == {

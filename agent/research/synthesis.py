@@ -614,14 +614,19 @@ def _names(text: str) -> set[str]:
 
 
 def _title_names(title: str) -> set[str]:
-    """The names in code of a title ("Starting imap4d", "The SSLTimeout directive"); never its words
-    ("Freedonia Graphene Battery Market Report 2025" names no program)."""
-    return {w.casefold() for w in _NAME_TOKEN.findall(title)}
+    """The names in code of a title, as a program or a setting is written ("Starting imap4d", "The
+    max_connections setting", "mod_ssl"); never its words, an acronym or a brand ("Freedonia Graphene
+    Battery Market Report 2025", "Global EV Outlook 2024 | IEA", "McKinsey: battery market insights" name
+    their publishers, and publishers disagreeing is what ``conflicts`` is for)."""
+    return {w.casefold() for w in _TITLE_CODE.findall(title)}
 
 
 #: A name written as code: capitals inside a word ("LDAPTimeout"), an underscore ("max_children"), or digits
 #: between letters ("imap4d", "pop3d").
 _NAME_TOKEN = re.compile(r"\b[A-Za-z]+[A-Z][A-Za-z0-9_]*\b|\b\w+_\w+\b|\b[a-z]+\d+[a-z]+\b")
+#: A name in code in a title: an underscore, digits between letters, or a dot or a capital inside a word
+#: that opens in lower case ("max_children", "imap4d", "mod.rewrite", "fetchMail").
+_TITLE_CODE = re.compile(r"\b\w+_\w+\b|\b[a-z]+\d+[a-z]+\b|\b[a-z]+[.A-Z]\w+\b")
 
 
 def claim_of(group: Group) -> Claim:
