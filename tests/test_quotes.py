@@ -997,6 +997,34 @@ def test_a_wish_for_a_state_of_things_is_an_ask() -> None:
         assert classify(told) != "ask", told
 
 
+def test_items_named_by_their_number_and_wishes_for_an_action_are_asks() -> None:
+    """Tornado's manual (a helper's held-out set): "Problem one:", "Problem two:" open items as "First," does,
+    and a wish for an action ("I'd like to cap ...") or for a thing that would do it ("Something that wraps
+    ... would be ideal.") asks, where nothing after it in its paragraph asks how; the request had been read
+    as one ask."""
+    request = understand(
+        "We have a Tornado service that polls forty carrier APIs.\n\n"
+        "Problem one: all outbound HTTP must go through a proxy. Which client do I need to switch to?\n\n"
+        "Problem two: we open far too many parallel connections. I'd like to cap the number of simultaneous "
+        "fetches per event loop, with the rest simply waiting in line.\n\n"
+        "Problem three is about testing: a fake carrier runs on localhost:1443. Something that wraps the "
+        "normal DNS resolution with a mapping of exceptions would be ideal."
+    )
+    assert [a.split(":")[0] for a in request.asks] == [
+        "Problem one",
+        "Problem two",
+        "Problem three is about testing",
+    ]
+    # ... never a wish that a question after it asks how to meet (its background), nor a courtesy
+    watch = understand(
+        "Our cron job mails a report every night through the company relay.\n\nLastly, the first test run "
+        "never arrived and I'd like to watch the SMTP conversation. Which debug setting shows just the "
+        "protocol exchange?"
+    )
+    assert len(watch.asks) == 1 and watch.asks[0].startswith("Lastly,")
+    assert classify("I'd like to thank everyone who helped.") != "ask"
+
+
 def test_asks_of_a_mail_administrator_read_as_meant() -> None:
     """GNU Mailutils (a helper's held-out set): "Related to that, ...; what decides the file permissions?"
     asks its own question (merged with the need before it, neither was answered); "I need delivery to report

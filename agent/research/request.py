@@ -76,12 +76,23 @@ _ASK = re.compile(
     r"(?!(?:need|speed|indeed|feed|seed|embed|hundred|based|red|bed|shed)\b)"
     r"(?:\w+ed|written|done|made|kept|built|sent|shown|given|taken|held|readable|available|accessible|"
     r"visible|writable|public|private)\b|"
+    # ... or a thing wished for that would do it ("Something that wraps the normal DNS resolution with a
+    # mapping of exceptions would be ideal.")
+    r"^(?:something|anything|a way|an? (?:option|setting|tool|mechanism|hook|switch|flag|command|helper|"
+    r"function|class|api|resolver|plugin|extension)\b)[^.!?]*\bwould be (?:ideal|great|perfect|nice|"
+    r"helpful|best|good|handy|useful)\b|"
     r"(?:i|we)(?:'d|’d| would) like (?:the|our|all|every|each|any|its|their) "
     r"(?!(?:answer|report|reply|response|summary|memo|write-?up|output|results?)\b)"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
     r"(?:i|we) (?:also |really )?want (?:the|our|all|every|each|any) "
     r"(?!(?:answer|report|reply|response|summary|memo|write-?up|output|results?)\b)"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
+    # (a thing wanted without its article: "I want requests to the real carrier hostname on port 443 to land
+    # there")
+    r"(?:i|we) (?:also |really )?want "
+    r"(?!(?:to|a|an|the|some|any|more|you|it|them|this|that|these|those|everyone|everybody|someone|"
+    r"somebody|all|our|my|your|their|his|her|us|me)\b)[a-z][\w-]* "
+    r"(?:[\w/-]+ ){0,6}?to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+|"
     r"(?:i|we) (?:also |still |really )?need (?:a|an|some|any) (?:[\w-]+ ){0,2}?"
     r"(?:way|means|option|setting|mechanism|method|tool|switch|flag|command|hook) (?:to|of|for|that)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
@@ -89,6 +100,15 @@ _ASK = re.compile(
     # ... "which" that asks, not one that relates ("it ran on a VM, which was fine", "the order in which")
     r"what (?:are|is) the|how (?:do|does|can|should|to)|whether|"
     r"(?<!, )(?<!\bin )(?<!\bof )(?<!\bby )(?<!\bon )(?<!\bto )(?<!\bfor )(?<!\bfrom )(?<!\bwith )which)\b",
+    re.I,
+)
+#: An action wished for ("I'd like to cap the number of simultaneous fetches per event loop"), not a courtesy
+#: ("I'd like to thank ...") nor the reader's own step ("We'd like to decide on Thursday"): an ask where no
+#: sentence after it in its paragraph asks how (then it is that question's background: "I'd like to watch
+#: the SMTP conversation ... Which debug setting shows just the protocol exchange?").
+_WISH_TO = re.compile(
+    r"\b(?:i|we)(?:'d|’d| would) like to (?!(?:thank|say|add|mention|note|point|stress|emphasi[sz]e|"
+    r"apologi[sz]e|share|start|begin|keep|know|understand|ask|be|decide|discuss|hear|see)\b)\w+",
     re.I,
 )
 _CONSTRAINT = re.compile(
@@ -254,6 +274,15 @@ def understand(text: str) -> Request:
         else kind
         for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
     ]
+    # A wish for an action asks for it when nothing after it in its paragraph asks how (Tornado's "Problem
+    # two: ... I'd like to cap the number of simultaneous fetches per event loop, with the rest simply waiting
+    # in line.": read as background, max_clients was never looked for).
+    kinds = [
+        "ask"
+        if kind == "context" and _WISH_TO.search(p) and not _asked_after(text, parts, kinds, k)
+        else kind
+        for k, (p, kind) in enumerate(zip(parts, kinds, strict=True))
+    ]
     kinds = _items_with_background(kinds, parts)
     # ... and a role given to the assistant before an ask ("As a consultant, please tell me how ...") is not
     # searched with it.
@@ -343,6 +372,12 @@ def understand(text: str) -> Request:
     return Request(text, asks=asks, constraints=constraints, subject=subject, long=True, ruled=ruled)
 
 
+def _asked_after(text: str, parts: list[str], kinds: list[str], k: int) -> bool:
+    """Whether a sentence after ``parts[k]`` in its paragraph asks."""
+    later = range(k + 1, len(parts))
+    return any(kinds[j] == "ask" and _same_paragraph(text, parts[k], parts[j]) for j in later)
+
+
 def _same_paragraph(text: str, a: str, b: str) -> bool:
     """Whether sentences ``a`` and ``b`` of ``text`` stand in one paragraph (a blank line parts paragraphs; a
     request written on one line is one)."""
@@ -361,7 +396,10 @@ _OPENS_ITEM = re.compile(
     # ("Another issue:", "One more thing:": the item after the ones before, whatever its number; "Last
     # thing: during a load test the service failed with too many open files. ... What do we need to raise,
     # and where?": the ask had been searched alone, and found "raise exceptions")
-    + r"|(?:another|one\s+more)\s+(?:issue|point|question|thing|item|problem|topic)\s*[,:])\s*",
+    + r"|(?:another|one\s+more)\s+(?:issue|point|question|thing|item|problem|topic)\s*[,:]"
+    # ("Problem one:", "Problem three is about testing:": the noun before its number)
+    + r"|(?:issue|point|question|thing|item|problem|topic|part)\s+(?:one|two|three|four|five|[1-9])"
+    + r"(?:\s+is\s+about\s+\w+(?:\s+\w+)?)?\s*[,:])\s*",
     re.I,
 )
 #: At most this many sentences of an item's background are asked with its first ask.
