@@ -17,7 +17,6 @@ from sleuth.agent.research.admission import (
     Admission,
     extended,
     new_evidence,
-    question_asked,
     weights,
 )
 from sleuth.agent.research.assembly import claim_line
@@ -26,6 +25,7 @@ from sleuth.agent.research.claim_text import one_line
 from sleuth.agent.research.code_lines import code_tail
 from sleuth.agent.research.evidence import Evidence, Ledger, Passage
 from sleuth.agent.research.guards import GuardCounts, guard_claims, verify_quotes
+from sleuth.agent.research.judged_forms import judged_forms, question_asked
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import ExtractivePlanner, Question, guard_plan, section_questions, topic
 from sleuth.agent.research.quote_spans import joined
@@ -1474,6 +1474,66 @@ def test_a_question_asked_with_the_sentence_it_leans_on_is_judged_by_itself_too(
     admission = admitting(judge)
     judged = admission.candidates(question, [passage], weights(encoders.embed_query(asked)[1]))
     assert judged[0].quote.startswith("With both trim_blocks and lstrip_blocks enabled")
+
+
+def test_an_ask_is_judged_by_the_part_that_asks_too(encoders: Encoders) -> None:
+    """A clause that sets the scene before the question ("...; what decides the file permissions ...?") or
+    a need after its item's background: the judge reads the whole and the part that asks, the better score
+    counting. Under the whole text alone the cross-encoder had put a Sieve action that files into a folder
+    with permissions (-3.6) over the IMAP namespace statement that answers (-9.9; GNU Mailutils)."""
+    namespace = Passage(
+        chunk_id="n",
+        document_id="Namespace",
+        title="Namespace",
+        text=(
+            "## Namespace\n\n"
+            "Each entity includes the prefix, under which the mailboxes can be found, hierarchy delimiter, "
+            "and a directory on the file system on the server, which actually holds the mailboxes.\n\n"
+            "The mailbox-mode statement configures the file mode for the mailboxes created within that "
+            "namespace (provided that the directory permissions allow the user to create mailboxes).\n"
+        ),
+        rank=0,
+    )
+    actions = Passage(
+        chunk_id="a",
+        document_id="Built-in-Actions",
+        title="Built-in Actions",
+        text=(
+            "## Built-in Actions\n\n"
+            "For example, the following instruction creates the mailbox ~/shared which will be world "
+            'readable and writable for the group: fileinto :permissions "g=rw,o=r" "~/shared"\n'
+        ),
+        rank=1,
+    )
+    scene = (
+        "Related to that, the coordinators want folders they create to be readable and writable by their "
+        "Unix group so that the assistants in the same group can file messages into them; what decides the "
+        "file permissions of mailboxes created over IMAP?"
+    )
+    asked = "what decides the file permissions of mailboxes created over IMAP?"
+    assert question_asked(scene) == asked
+    assert judged_forms(scene) == [scene, asked]
+    question = Question("q5", scene, ["answer"], origin="ask")
+    judge = QuoteJudge(encoders.sparse_token_ids, encoders.rerank)
+    judged = admitting(judge).candidates(
+        question, [namespace, actions], weights(encoders.embed_query(scene)[1])
+    )
+    assert judged[0].quote.startswith("The mailbox-mode statement")
+    # The part that asks: a need after its item's background ...
+    need = (
+        "Finally, we'll run it as a standalone daemon rather than from inetd. I need to know how many "
+        "simultaneous client connections it will accept out of the box and which statement raises that limit."
+    )
+    assert question_asked(need) == need.split(". ", 1)[1]
+    # ... never one that names nothing but its asking ("raise what?": Tornado's too many open files), nor what
+    # follows a colon (what a question asks about: "Which is faster: COPY or INSERT?").
+    assert question_asked("We run it under supervisord. What do we need to raise, and where?") is None
+    assert (
+        question_asked("They keep a running counter of pages in the spider; can that survive the restarts?")
+        is None
+    )
+    assert question_asked("Which is faster for bulk loads: COPY or INSERT with multiple rows?") is None
+    assert question_asked("") is None and judged_forms("") == [""]
 
 
 def test_a_question_about_what_happens_when_nothing_is_set_is_judged_as_asking_the_default(

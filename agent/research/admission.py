@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from sleuth.agent.research.claim_text import OVERLAP_WORDS, SENTENCE_BREAK
 from sleuth.agent.research.evidence import Evidence, Passage, evidence_id
+from sleuth.agent.research.judged_forms import judged
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
 from sleuth.agent.research.quote_spans import joined
@@ -53,9 +54,8 @@ from sleuth.agent.research.quotes import (
     trailing_code,
     windows,
 )
-from sleuth.agent.research.request import by_default, sentences
 from sleuth.agent.research.state import RunState
-from sleuth.agent.research.text import NAMES_CODE, content_terms, named_things, words
+from sleuth.agent.research.text import NAMES_CODE
 from sleuth.ingest.visible import Visible, visible_text
 from sleuth.retrieval.encoders import SparseVector
 
@@ -192,37 +192,6 @@ def _with_named_pointer(text: str, start: int, end: int) -> int:
     return end + len(rest.rstrip())
 
 
-def question_asked(text: str) -> str | None:
-    """The question that closes ``text`` when ``text`` holds more before it (the sentence the question
-    leans on), else None."""
-    said = sentences(text)
-    if len(said) < 2 or not said[-1].rstrip().endswith("?") or len(words(said[-1])) < QUESTION_WORDS:
-        return None
-    own = set(content_terms(said[-1])) - _KINDS
-    if len(own) < QUESTION_TERMS and not named_things(said[-1]) and not NAMES_CODE.search(said[-1]):
-        # ("Which setting does that?" names nothing but the kind of thing it asks for: judged alone, any
-        # sentence about a setting answers it, and DOWNLOAD_DELAY's had answered Scrapy's "we need a hard
-        # stop ... Which setting does that?"; "What does SIGHUP do?" names what it asks about)
-        return None
-    return said[-1]
-
-
-#: The kinds of thing a question asks for, which name none of them ("Which setting controls that?").
-_KINDS = frozenset(
-    content_terms(
-        "setting settings option options parameter parameters directive directives variable variables flag "
-        "flags command commands value values function functions method methods config configuration key keys "
-        "field fields attribute attributes property properties module modules class classes hook hooks event "
-        "events part parts way ways thing things one"
-    )
-)
-
-
-#: A question judged on its own has at least this many words ("Why?" alone says nothing) ...
-QUESTION_WORDS = 3
-#: ... and names at least this many things besides the kind it asks for ("Which settings remove those
-#: lines?", not "Which setting controls that?"), or a name.
-QUESTION_TERMS = 2
 #: A name in quotes: one word in lower case or with a name's joints between quotation marks ("ssl-min-ver",
 #: "maxconn", "Foo.bar"), not a title ('See "Tuning".').
 _QUOTED_NAME = re.compile(r"[\"“‘'](?:[a-z][\w.:/-]*|[A-Za-z]\w*[_.:/-][\w.:/-]*)[\"”’']")
@@ -573,14 +542,12 @@ class Admission:
         passages: Sequence[Passage],
         readers: Sequence[Readable],
     ) -> list[float]:
-        """The cross-encoder's score of each (passage index, window) against ``question``, read in context.
-
-        A question asked with the sentence it leans on ("Our plain-text e-mails are full of stray blank
-        lines where the tags sit on their own lines. Which settings remove those lines?") is judged as
-        asked and by its question alone, the better of the two: the cross-encoder, trained on short
-        queries, ranks the answer ("With both trim_blocks and lstrip_blocks enabled, ... the entire block
-        line will be removed") second of eight under the whole text and first under its question; the
-        passages it reads were found by the whole text."""
+        """The cross-encoder's score of each (passage index, window) against ``question``, read in context,
+        as asked and by the part of it that asks, the better (``judged_forms``: "Our plain-text e-mails are
+        full of stray blank lines where the tags sit on their own lines. Which settings remove those
+        lines?": the cross-encoder ranks the answer, "With both trim_blocks and lstrip_blocks enabled, ...
+        the entire block line will be removed", second of eight under the whole text and first under its
+        question)."""
         contexts = [
             in_context(
                 readers[k].text[w.start : w.end],
@@ -589,13 +556,7 @@ class Admission:
             )
             for k, w in pairs
         ]
-        scores = self.judge.judge(question, contexts)
-        asked = question_asked(question)
-        # ... and in a manual's words where it asks what happens when nothing is set (``by_default``).
-        for form in (asked, by_default(asked or question)):
-            if form is not None and contexts:
-                scores = [max(a, b) for a, b in zip(scores, self.judge.judge(form, contexts), strict=True)]
-        return scores
+        return judged(self.judge.judge, question, contexts)
 
     def _evidence(
         self,

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.exclusions import Exclusions
+from sleuth.agent.research.judged_forms import judged
 from sleuth.agent.research.quotes import in_context, readable
-from sleuth.agent.research.request import Request, by_default
+from sleuth.agent.research.request import Request
 from sleuth.agent.research.sources import EvidenceSource
 
 #: Cross-encoder scores of (question, texts).
@@ -136,15 +137,8 @@ class Citation:
         return out
 
     def _judged(self, asks: Sequence[str], items: Sequence[Evidence]) -> list[list[float]]:
-        """The judge's score of each piece (its quote in context) for each ask, one row per ask; an ask that
-        asks what happens when nothing is set is judged as asking for the default too ("... use when I
-        don't set one?" as "... use by default?": ``by_default``)."""
+        """The judge's score of each piece (its quote in context) for each ask, one row per ask, as admission
+        judges them (``judged_forms``: the whole ask and the part of it that asks, the better; an ask that
+        asks what happens when nothing is set is judged as asking for the default too)."""
         contexts = [in_context(e.quote, title=e.title, section_path=e.section_path) for e in items]
-        rows: list[list[float]] = []
-        for ask in asks:
-            best = [float("-inf")] * len(items)
-            for form in filter(None, (ask, by_default(ask))):
-                for k, score in enumerate(self.judge(form, contexts)):
-                    best[k] = max(best[k], score)
-            rows.append(best)
-        return rows
+        return [judged(self.judge, ask, contexts) for ask in asks]

@@ -20,6 +20,7 @@ from sleuth.agent.events import EvidenceAdded, QuestionFinished, QuestionStarted
 from sleuth.agent.research.admission import OWN_SEARCHES, Admission, new_evidence, weights
 from sleuth.agent.research.evidence import LEAD_ORIGINS, Evidence, Passage
 from sleuth.agent.research.guards import whitespace_match
+from sleuth.agent.research.judged_forms import judged
 from sleuth.agent.research.leads import Lead, find_leads, find_links
 from sleuth.agent.research.options import ResearchOptions
 from sleuth.agent.research.plan import Question
@@ -266,7 +267,7 @@ class Discovery:
             in_context(readers[id(p)].text[w.start : w.end], title=p.title, section_path=p.section_path)
             for p, w in picked
         ]
-        scores = self.admission.judge.judge(question.text, contexts)
+        scores = judged(self.admission.judge.judge, question.text, contexts)
         return [
             new_evidence(question, p, readers[id(p)], w, score)
             for (p, w), score in zip(picked, scores, strict=True)
