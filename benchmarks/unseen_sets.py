@@ -51,7 +51,12 @@ python-aiohttp-doc 3.8.4-1+deb12u1 (aiohttp's Sphinx manual: 34 pages; search, g
 changes.html (a stub in Debian) and the release notes whats_new_1_1 and whats_new_3_0 left out; ingest skips 5
 contents pages: 1,215 chunks) and mailutils-doc 1:3.15-4 (the GNU Mailutils manual's makeinfo node pages,
 usr/share/doc/mailutils/mailutils.html: 228 of its 306 files, the 72 redirect pages, the five index pages and
-the contents page left out: 1,217 chunks); ingest each with ``sleuth ingest DIR --index IDX``.
+the contents page left out: 1,217 chunks) and python-tornado-doc 6.2.0-3+deb12u4 (Tornado's Sphinx manual
+flattened as Scrapy's: 47 pages; search, genindex, py-modindex, releases.html and releases/, _modules/,
+_static, _sources and _images left out; ingest skips 7 contents pages: 1,025 chunks) and ntpsec-doc
+1.2.2+dfsg1-1+deb12u1 (NTPsec's Asciidoctor manual, usr/share/doc/ntpsec-doc/html: 84 pages flat; 404.html,
+sitemap.html and the command index comdex.html left out: 1,616 chunks); ingest each with ``sleuth ingest
+DIR --index IDX``.
 
 For each question: ``sleuth research --template brief --offline`` and ``sleuth search -k 50``, scored as
 benchmarks/research_sets.py scores them (answers in the report's claims / in the search's top N chunks at the
