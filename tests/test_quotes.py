@@ -3600,8 +3600,10 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     """borg's reference says the checkpoint interval defaults to 30 minutes, its changelog that it went to
     30 minutes from 5: the same value, so the sources agree. (Text written for this test.)"""
 
-    def quoted(doc: str, quote: str) -> Evidence:
-        return Evidence(id=f"E{doc}", chunk_id=f"{doc}-1", document_id=doc, title=doc, quote=quote, score=1.0)
+    def quoted(doc: str, quote: str, title: str | None = None) -> Evidence:
+        return Evidence(
+            id=f"E{doc}", chunk_id=f"{doc}-1", document_id=doc, title=title or doc, quote=quote, score=1.0
+        )
 
     manual = quoted(
         "usage", "A checkpoint is written every checkpoint interval; the default interval is 30 minutes."
@@ -3619,34 +3621,23 @@ def test_a_value_with_its_history_is_no_disagreement() -> None:
     assert not conflicts(groups([deny, lua]))
     # Two programs' options are no disagreement: the page's title names its program (GNU Mailutils' imap4d
     # and pop3d, each "-d[number]" with a default of its own).
-    imap = Evidence(
-        id="Eimap",
-        chunk_id="i-1",
-        document_id="Starting-imap4d",
+    imap = quoted(
+        "Starting-imap4d",
+        "Run in standalone mode. When the number is omitted, it defaults to 20 processes.",
         title="Starting imap4d",
-        quote="Run in standalone mode. When the number is omitted, it defaults to 20 processes.",
-        score=1.0,
     )
-    pop = Evidence(
-        id="Epop",
-        chunk_id="p-1",
-        document_id="Command-line-options",
+    pop = quoted(
+        "Command-line-options",
+        "All pop3d command line options: run in standalone mode. When the number is omitted, it defaults to "
+        "10 processes.",
         title="Command line options",
-        quote="All pop3d command line options: run in standalone mode. When the number is omitted, it "
-        "defaults to 10 processes.",
-        score=1.0,
     )
     assert not conflicts(groups([imap, pop]))
     assert conflicts(groups([imap, pop.model_copy(update={"quote": pop.quote.replace("pop3d ", "")})]))
     # ... while two publishers' titles name no program: their figures disagree
-    iea = Evidence(
-        id="Eiea", chunk_id="i-2", document_id="iea", title="Global EV Outlook 2024 | IEA", score=1.0,
-        quote="Voltra Energy holds 38 percent of the Freedonian graphene battery market.",
-    )  # fmt: skip
-    mck = iea.model_copy(
-        update={"id": "Emck", "chunk_id": "m-2", "document_id": "mck", "title": "McKinsey: battery insights",
-                "quote": "Voltra Energy holds 31 percent of the Freedonian graphene battery market."}
-    )  # fmt: skip
+    market = "of the Freedonian graphene battery market."
+    iea = quoted("iea", f"Voltra Energy holds 38 percent {market}", title="Global EV Outlook 2024 | IEA")
+    mck = quoted("mck", f"Voltra Energy holds 31 percent {market}", title="McKinsey: battery insights")
     assert conflicts(groups([iea, mck]))
     assert measures("clients send 30 requests per second") == {"requests": {"30"}}
     assert measures("version 3 uses 5 percent") == {"%": {"5"}}
