@@ -12,17 +12,15 @@ found for one of the request's asks is no reason to drop that answer).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from sleuth.agent.research.evidence import Evidence
 from sleuth.agent.research.exclusions import Exclusions
-from sleuth.agent.research.judged_forms import judged
+from sleuth.agent.research.judged_forms import Judge, judged
 from sleuth.agent.research.quotes import in_context, readable
 from sleuth.agent.research.request import Request
 from sleuth.agent.research.sources import EvidenceSource
 
-#: Cross-encoder scores of (question, texts).
-Judge = Callable[[str, list[str]], list[float]]
 #: Evidence that enters routing at most besides the pinned and backbone evidence (which always does).
 MAX_CITED = 24
 #: Asks of a long request that directness is judged against at most (the first ones).

@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from sleuth.agent.research.request import by_default, classify, leans_back, sentences
 from sleuth.agent.research.text import NAMES_CODE, content_terms, named_things, words
 
-__all__ = ["judged", "judged_forms", "question_asked"]
+__all__ = ["Judge", "judged", "judged_forms", "question_asked"]
 
-#: The judge: a question and quotes in context to one score each.
+#: The cross-encoder: a question and quotes in context to one score each.
 Judge = Callable[[str, list[str]], list[float]]
 
 

@@ -36,6 +36,13 @@ QUESTION_START = re.compile(
     r"will|has|have|had|may|might|must|shall|isn't|aren't|doesn't|don't|didn't|can't|won't)\b",
     re.I,
 )
+#: A thing named without its article or a pronoun ("delivery", "requests", "changes"), needed or wanted ...
+_BARE_THING = (
+    r"(?!(?:to|a|an|the|some|any|more|time|help|access|you|it|them|this|that|these|those|everyone|everybody|"
+    r"someone|somebody|all|our|my|your|their|his|her|us|me)\b)[a-z][\w-]* "
+)
+#: ... to do something ("to report a temporary failure", "to show up on refresh"), never to be or to a place.
+_TO_DO = r"to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+"
 _ASK = re.compile(
     # "list" is no ask after an article or before "of" ("a list of line items" is a noun), unless it is
     # asked for ("give me a list of the settings")
@@ -61,10 +68,7 @@ _ASK = re.compile(
     r"(?:(?:[\w/-]+ ){1,3}?(?:\w+ed|readable|available|accessible|visible|writable|public|private)|"
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+)|"
     # (a thing without its article, "I need delivery to report a temporary failure instead")
-    r"(?:i|we) (?:also |still |really )?need "
-    r"(?!(?:to|a|an|the|some|any|more|time|help|access|you|it|them|this|that|these|those|everyone|everybody|"
-    r"someone|somebody|all|our|my|your|their|his|her|us|me)\b)[a-z][\w-]* "
-    r"(?:[\w/-]+ ){0,2}?to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+|"
+    r"(?:i|we) (?:also |still |really )?need " + _BARE_THING + r"(?:[\w/-]+ ){0,2}?" + _TO_DO + "|"
     # ... or a way to do something, which asks how ("We need a way to tell the checker to not even try
     # certain URL patterns.": read as background, the report never looked for linkcheck_ignore)
     # ... or wished for ("I'd like every request on the session to raise an exception for error statuses",
@@ -89,10 +93,7 @@ _ASK = re.compile(
     r"(?:[\w/-]+ ){1,5}?to (?!be\b)\w+|"
     # (a thing wanted without its article: "I want requests to the real carrier hostname on port 443 to land
     # there")
-    r"(?:i|we) (?:also |really )?want "
-    r"(?!(?:to|a|an|the|some|any|more|you|it|them|this|that|these|those|everyone|everybody|someone|"
-    r"somebody|all|our|my|your|their|his|her|us|me)\b)[a-z][\w-]* "
-    r"(?:[\w/-]+ ){0,6}?to (?!(?:be|the|a|an|our|my|your|their|this|that|these|those|it|me|us)\b)\w+|"
+    r"(?:i|we) (?:also |really )?want " + _BARE_THING + r"(?:[\w/-]+ ){0,6}?" + _TO_DO + "|"
     r"(?:i|we) (?:also |still |really )?need (?:a|an|some|any) (?:[\w-]+ ){0,2}?"
     r"(?:way|means|option|setting|mechanism|method|tool|switch|flag|command|hook) (?:to|of|for|that)|"
     r"(?:i|we)(?:'d| would) like to (?:know|understand)|(?:i|we) (?:need|want) to (?:know|understand|find|"
@@ -386,19 +387,21 @@ def _same_paragraph(text: str, a: str, b: str) -> bool:
     return where[0] >= 0 and where[0] == where[1]
 
 
+#: What an item of a request's list is called ("First issue:", "Another problem:", "Problem one:").
+_ITEM_NOUNS = "issue|point|question|thing|item|problem|topic"
 #: A sentence that opens one item of the request's list of things ("Second, the printed copy is useless if
 #: readers can't see where the hyperlinks go.", "Three: right now every sub-directory ends up as one big
 #: template ...", "(b) ...").
 _OPENS_ITEM = re.compile(
     r"^(?:\(?[a-h1-9]\)|(?:"
     + "|".join(sorted(_ORDINALS | {"one", "two", "three", "four", "five", "one last"}))
-    + r")(?:\s+(?:issue|point|question|thing|item|problem|topic))?\s*[,:]"
+    + rf")(?:\s+(?:{_ITEM_NOUNS}))?\s*[,:]"
     # ("Another issue:", "One more thing:": the item after the ones before, whatever its number; "Last
     # thing: during a load test the service failed with too many open files. ... What do we need to raise,
     # and where?": the ask had been searched alone, and found "raise exceptions")
-    + r"|(?:another|one\s+more)\s+(?:issue|point|question|thing|item|problem|topic)\s*[,:]"
+    + rf"|(?:another|one\s+more)\s+(?:{_ITEM_NOUNS})\s*[,:]"
     # ("Problem one:", "Problem three is about testing:": the noun before its number)
-    + r"|(?:issue|point|question|thing|item|problem|topic|part)\s+(?:one|two|three|four|five|[1-9])"
+    + rf"|(?:{_ITEM_NOUNS}|part)\s+(?:one|two|three|four|five|[1-9])"
     + r"(?:\s+is\s+about\s+\w+(?:\s+\w+)?)?\s*[,:])\s*",
     re.I,
 )
